@@ -1,0 +1,51 @@
+"""boston-sim: what should I bid with this Boston hand?
+
+The public API is imported lazily so that ``import boston_sim`` (and the CLI's ``--help``)
+stays fast: nothing here pulls in numba, pandas or matplotlib until it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS = {
+    # notation (cards.py)
+    "parse_hand": "cards",
+    "parse_deal": "cards",
+    "parse_card": "cards",
+    "format_hand": "cards",
+    "format_deal": "cards",
+    "format_card": "cards",
+    "NotationError": "cards",
+    # rules and scoring (rules.py)
+    "load_rules": "rules",
+    "list_rules": "rules",
+    "score": "rules",
+    "misere_partout": "rules",
+    # double-dummy solver (solver/)
+    "solve": "solver",
+    "solve_target": "solver",
+    "solve_batch": "solver",
+    # analysis (analysis.py)
+    "analyze": "analysis",
+    # batch (batch.py)
+    "run_batch": "batch",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str):
+    mod = _EXPORTS.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'boston_sim' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{mod}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__
