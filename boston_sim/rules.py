@@ -1,0 +1,1028 @@
+"""Rule sets as data: load ``data/rules/*.toml``, resolve options, score contracts.
+
+A rule-set file holds the ladder (one ``[[rungs]]`` record per call, lowest first), named
+options with their defaults, and the payment tables, all transcribed from RULES.md. This
+module holds no amounts of its own: every number the scorer uses comes from the file.
+
+Scoring is dense so that the Monte Carlo code can score thousands of samples with one
+indexing operation::
+
+    rules = load_rules("boston_foster")
+    pay = rules.payment_vector("eight")      # float64[14], per adversary, t = 0..13
+    net = rules.net_vector("eight")          # float64[14], net to the declarer
+    ev = net[tricks].mean()                  # tricks: int8[M] from the solver
+
+Conventions (RULES.md §0):
+
+* ``t`` is the number of tricks won by the declaring side (declarer, or declarer + partner
+  in pair rungs). Entries for impossible ``t`` (13 in a 12-trick rung) and every entry of
+  an unpriced rung are NaN.
+* The per-adversary amount is what the declarer receives from (positive) or pays to
+  (negative) each adversary who pays. ``payers`` adversaries pay it: 3 for a single player
+  against three; for pair rungs (Solo Whist Proposal, Russian pairs) the amount is what one
+  partner receives from his paired adversary and ``payers`` is 1 (A-28, A-48), i.e. the
+  net is the declarer's own result.
+* ``net = payers * amount + pool term + boston bonus``. The pool term (option ``pool``,
+  A-07, RULES.md §3.1) is ``+pool`` on the success of a rung with ``pool_bid`` and
+  ``-pool`` on the failure of a rung with ``pool_double``. The Russian boston-card bonus
+  (A-50) does not depend on the trick count; it is added to the net only, see
+  :meth:`RuleSet.bonus_net`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import tomllib
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import RulesError
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
+
+KINDS = ("at_least", "zero", "exactly")
+TRUMP_RULES = ("declarer_choice", "declarer_choice_or_nt", "turnup", "junior", "senior", "none")
+LEADERS = ("eldest", "declarer", "declarer_left")
+SIDES = ("alone", "pair")
+EXPOSURES = ("none", "before_first_lead", "after_first_trick")
+PAYMENT_TYPES = ("table", "linear", "flat", "none")
+SUIT_RULES = ("preference", "fixed", "junior_senior", "turnup")
+STRAIN_LETTERS = ("S", "H", "D", "C", "NT")
+MAX_TRICKS = 13
+
+_RUNG_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_A_NUMBER = re.compile(r"^A-\d\d$")
+
+# Fields of a rung record; required unless a default exists (here or in [rung_defaults]).
+_RUNG_FIELD_DEFAULTS: dict[str, Any] = {
+    "aliases": [],
+    "tricks": 13,
+    "exposed": "none",
+    "stop_early": False,
+    "pool_bid": False,
+    "pool_double": False,
+    "slam_failure": False,
+    "note": "",
+}
+_RUNG_REQUIRED = ("id", "name", "kind", "target", "trump", "leader", "side", "payers", "payment")
+_RUNG_KNOWN = set(_RUNG_REQUIRED) | set(_RUNG_FIELD_DEFAULTS) | {"rank", "optional"}
+
+
+# --------------------------------------------------------------------------- data classes
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One call of a ladder (RULES.md §1.6).
+
+    ``kind``: ``at_least`` (t >= target), ``zero`` (t == 0) or ``exactly`` (t == target).
+    ``trump``: one of :data:`TRUMP_RULES`. ``tricks``: 13, or 12 when every player discards
+    one card face down. ``exposed``: ``None`` or ``"before_first_lead"`` /
+    ``"after_first_trick"``. ``leader``: ``eldest`` / ``declarer`` / ``declarer_left``.
+    ``side``: ``alone`` (1 v 3) or ``pair`` (2 v 2). ``payers``: how many adversaries pay the
+    per-adversary amount. ``priced`` is False where the seed gives no payment.
+    """
+
+    id: str
+    name: str
+    rank: int
+    kind: str
+    target: int
+    trump: str
+    tricks: int
+    exposed: str | None
+    leader: str
+    side: str
+    priced: bool
+    payers: int
+    pool_bid: bool = False
+    pool_double: bool = False
+    stop_early: bool = False
+    slam_failure: bool = False
+    aliases: tuple[str, ...] = ()
+    note: str = ""
+    payment: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def success(self, tricks: int) -> bool:
+        """Whether ``tricks`` won by the declaring side fulfil this contract."""
+        if self.kind == "at_least":
+            return tricks >= self.target
+        if self.kind == "zero":
+            return tricks == 0
+        return tricks == self.target
+
+    def success_vector(self) -> np.ndarray:
+        """bool[14]: success for t = 0..13 (False where t > ``tricks``)."""
+        t = np.arange(MAX_TRICKS + 1)
+        if self.kind == "at_least":
+            ok = t >= self.target
+        elif self.kind == "zero":
+            ok = t == 0
+        else:
+            ok = t == self.target
+        return ok & (t <= self.tricks)
+
+
+@dataclass(frozen=True)
+class Score:
+    """The result of :func:`score`.
+
+    ``amount``: the per-adversary amount (positive = received), or None if unpriced.
+    ``per_adversary``: one entry per adversary of the declaring side (3 for a single player,
+    2 for a pair rung): what the declarer receives from that adversary; in a paired pair
+    rung (A-28, A-48) the second adversary settles with the partner, so his entry is 0.
+    ``net``: what the declarer receives in all (None if unpriced), including the pool term
+    ``pool`` and the boston bonus ``bonus``.
+    """
+
+    rules: str
+    contract: str
+    name: str
+    tricks: int
+    success: bool
+    amount: float | None
+    per_adversary: list[float | None]
+    payers: int
+    pool: float
+    bonus: float
+    net: float | None
+    unit: str
+    trump: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready view."""
+        return {
+            "rules": self.rules,
+            "contract": self.contract,
+            "name": self.name,
+            "tricks": self.tricks,
+            "trump": self.trump,
+            "success": self.success,
+            "amount": self.amount,
+            "per_adversary": list(self.per_adversary),
+            "payers": self.payers,
+            "pool": self.pool,
+            "bonus": self.bonus,
+            "net": self.net,
+            "unit": self.unit,
+        }
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A named option of a rule set: either a list of ``choices`` or a number."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    unsupported: Mapping[str, str] = field(default_factory=dict)
+    help: str = ""
+
+    def describe(self) -> str:
+        if self.choices is not None:
+            return "|".join(str(c) for c in self.choices)
+        lo = "" if self.minimum is None else f">= {self.minimum:g}"
+        hi = "" if self.maximum is None else f"<= {self.maximum:g}"
+        return " and ".join(x for x in ("a number", lo, hi) if x)
+
+    def coerce(self, value: Any) -> Any:
+        """Check and convert a user value (CLI values arrive as strings)."""
+        if self.choices is not None:
+            for c in self.choices:
+                if str(c).lower() == str(value).strip().lower():
+                    if str(c) in self.unsupported:
+                        raise RulesError(f"option {self.name}={c} is not supported: {self.unsupported[str(c)]}")
+                    return c
+            raise RulesError(f"option {self.name}: bad value {value!r} (allowed: {self.describe()})")
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            num = float(value)
+        except (TypeError, ValueError):
+            raise RulesError(f"option {self.name}: bad value {value!r} (allowed: {self.describe()})") from None
+        if not math.isfinite(num) or (self.minimum is not None and num < self.minimum) or (
+            self.maximum is not None and num > self.maximum
+        ):
+            raise RulesError(f"option {self.name}: bad value {value!r} (allowed: {self.describe()})")
+        return int(num) if num.is_integer() else num
+
+
+# --------------------------------------------------------------------------- the rule set
+
+
+@dataclass(frozen=True, eq=False)
+class RuleSet:
+    """A loaded, validated rule set with its options resolved.
+
+    Attributes: ``id``, ``name``, ``source`` (seed and lines), ``unit`` (counter unit),
+    ``path``, ``options`` (every option, resolved to its value), ``option_specs``,
+    ``interpretations`` (A-numbers relied on), ``suit_rule`` (how trump suits are ranked at
+    equal numbers: ``preference`` / ``fixed`` / ``junior_senior`` / ``turnup``),
+    ``suit_order`` (high -> low strain letters for ``fixed``), ``suit_classes`` (high -> low
+    class names otherwise), ``rungs`` (ladder, lowest first), ``tables`` (named payment tables).
+    """
+
+    id: str
+    name: str
+    source: str
+    unit: str
+    path: Path
+    options: Mapping[str, Any]
+    option_specs: Mapping[str, OptionSpec]
+    interpretations: tuple[str, ...]
+    suit_rule: str
+    suit_order: tuple[str, ...]
+    suit_classes: tuple[str, ...]
+    rungs: list[Rung]
+    tables: Mapping[str, Mapping[str, Any]]
+    multiplier_option: str | None = None
+    boston_bonus: Mapping[str, Any] | None = None
+    partout: bool = False
+    _lookup: dict[str, str] = field(default_factory=dict, repr=False)
+    _cache: dict[Any, np.ndarray] = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ lookup
+
+    def rung(self, id_or_name: str) -> Rung:
+        """A rung by id, seed name or alias (case-insensitive, accents optional)."""
+        key = _normalize(str(id_or_name))
+        rid = self._lookup.get(key)
+        if rid is None:
+            known = ", ".join(r.id for r in self.rungs)
+            raise RulesError(f"unknown contract {id_or_name!r} in {self.id} (known: {known})")
+        return next(r for r in self.rungs if r.id == rid)
+
+    def with_options(self, options: Mapping[str, Any] | None) -> RuleSet:
+        """The same rule set with some options changed."""
+        if not options:
+            return self
+        merged = {**self.options, **options}
+        return load_rules(self.path, merged)
+
+    @property
+    def multiplier(self) -> float:
+        """Factor applied to every amount (Russian ``round_multiplier``, A-63)."""
+        return float(self.options[self.multiplier_option]) if self.multiplier_option else 1.0
+
+    @property
+    def red_in_white(self) -> float | None:
+        """White counters per red counter (A-02, A-27), if this rule set has red counters."""
+        v = self.options.get("red_in_white")
+        return None if v is None else float(v)
+
+    # ------------------------------------------------------------------ scoring
+
+    def payment_vector(
+        self, rung_id: str, trump: str | int | None = None, context: Mapping[str, Any] | None = None
+    ) -> np.ndarray:
+        """float64[14]: per-adversary amount for t = 0..13 tricks of the declaring side.
+
+        NaN where the rung is unpriced or ``t`` is impossible (13 in a 12-trick rung).
+        ``trump`` matters only where the tariff depends on it (Russian independence in the
+        senior suit, A-43; needs ``context["senior"]``). Returns a read-only array.
+        """
+        rung = self.rung(rung_id)
+        strain = _check_trump(self, rung, trump)
+        params = self._params(rung, strain, context)
+        key = ("pay", rung.id, id(params))
+        vec = self._cache.get(key)
+        if vec is None:
+            vec = _payment_vector(self, rung, params)
+            vec.setflags(write=False)
+            self._cache[key] = vec
+        return vec
+
+    def net_vector(
+        self, rung_id: str, trump: str | int | None = None, context: Mapping[str, Any] | None = None
+    ) -> np.ndarray:
+        """float64[14]: net to the declarer for t = 0..13 (see the module docstring).
+
+        ``payers * amount``, plus the pool term, plus :meth:`bonus_net` when the context
+        says who holds the boston card. NaN where unpriced or impossible.
+        """
+        rung = self.rung(rung_id)
+        pay = self.payment_vector(rung.id, trump, context)
+        pool = float(self.options.get("pool", 0) or 0)
+        ok = rung.success_vector()
+        net = rung.payers * pay
+        if pool:
+            net = net + np.where(ok, pool if rung.pool_bid else 0.0, -pool if rung.pool_double else 0.0)
+        net = net + self.bonus_net(rung.id, trump, context)
+        return net
+
+    def bonus_net(
+        self, rung_id: str, trump: str | int | None = None, context: Mapping[str, Any] | None = None
+    ) -> float:
+        """The Russian boston-card bonus to the declarer's net (A-50, RULES.md §2.5.8).
+
+        Independent of the trick count, so the analysis may add it per sample or per hand.
+        Applies to trump contracts only (not misère, L85) and only when
+        ``context["declarer_holds_boston"]`` is given: holding the card (for the chosen trump)
+        the declarer receives ``amount`` from each of the three other players; otherwise,
+        with ``boston_bonus=any_holder`` he pays ``amount`` to the holder, with
+        ``declarer_only`` nothing. Zero when ``boston_card_mode=off`` or the rule set has no
+        bonus. Multiplied by the round multiplier.
+        """
+        if not self.boston_bonus or not context or context.get("declarer_holds_boston") is None:
+            return 0.0
+        rung = self.rung(rung_id)
+        if rung.trump == "none" or self.options.get("boston_card_mode") == "off":
+            return 0.0
+        amount = float(self.boston_bonus["amount"]) * self.multiplier
+        if context["declarer_holds_boston"]:
+            return 3 * amount
+        return -amount if self.options.get("boston_bonus") != "declarer_only" else 0.0
+
+    def _params(self, rung: Rung, strain: int | None, context: Mapping[str, Any] | None) -> Mapping[str, Any]:
+        """The payment record for this rung, switching to its ``senior`` tariff when the
+        declarer's free trump choice is the senior suit (A-43)."""
+        spec = rung.payment
+        senior_spec = spec.get("senior")
+        if senior_spec is None or strain is None or rung.trump not in ("declarer_choice", "declarer_choice_or_nt"):
+            return spec
+        if not context or context.get("senior") is None:
+            raise RulesError(
+                f"{rung.id}: the tariff depends on whether the trump is the senior suit (A-43); "
+                "give the senior suit (context 'senior', CLI --senior)"
+            )
+        from .cards import parse_strain
+
+        return senior_spec if parse_strain(context["senior"]) == strain else spec
+
+    # ------------------------------------------------------------------ display helpers
+
+    def trump_class(self, trump: str | int | None, context: Mapping[str, Any] | None = None) -> str | None:
+        """See :func:`trump_class`."""
+        return trump_class(self, trump, context)
+
+    def suit_rank(self, trump: str | int | None, context: Mapping[str, Any] | None = None) -> int:
+        """Tie-break rank of a trump at equal numbers of tricks (higher outranks); -1 if unknown."""
+        cls = trump_class(self, trump, context)
+        if cls is None:
+            return -1
+        order = self.suit_order if self.suit_rule == "fixed" else self.suit_classes
+        return len(order) - 1 - order.index(cls) if cls in order else -1
+
+    def describe_payment(self, rung_id: str) -> str:
+        """One line saying how a rung is paid (for the ``rules`` command)."""
+        rung = self.rung(rung_id)
+        p = rung.payment
+        if not rung.priced:
+            return "unpriced" + (f" ({p['reason']})" if p.get("reason") else "")
+        typ = p["type"]
+        if typ == "table":
+            return f"tables {p['success']} / {p['failure']} row {rung.target}"
+        if typ == "flat":
+            return f"±{_flat_amount(self, rung, p):g}"
+        base = _base(self, p)
+        parts = [f"base {base:g}"]
+        if p.get("over"):
+            parts.append(f"+{p['over']:g}/over-trick")
+        if p.get("under"):
+            parts.append(f"-{p['under']:g}/under-trick")
+        if p.get("fail_extra"):
+            parts.append(f"failure extra {p['fail_extra']:g}")
+        if p.get("slam_double"):
+            parts.append("13 tricks double")
+        if p.get("zero_double_tricks") is not None:
+            parts.append(f"0 tricks = 2×(base+{p['zero_double_tricks']}×under)")
+        if "senior" in p:
+            parts.append("senior suit: other tariff")
+        return ", ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready view: ladder, options and dense per-adversary payments."""
+        rungs = []
+        for r in self.rungs:
+            pay = self.payment_vector(r.id)
+            rd = {
+                "id": r.id, "name": r.name, "rank": r.rank, "kind": r.kind, "target": r.target,
+                "trump": r.trump, "tricks": r.tricks, "exposed": r.exposed, "leader": r.leader,
+                "side": r.side, "priced": r.priced, "payers": r.payers, "pool_bid": r.pool_bid,
+                "stop_early": r.stop_early, "aliases": list(r.aliases),
+                "payment": _json_vec(pay, r.tricks),
+            }
+            if "senior" in r.payment and r.priced:
+                rd["payment_senior"] = _json_vec(_payment_vector(self, r, r.payment["senior"]), r.tricks)
+            if r.note:
+                rd["note"] = r.note
+            rungs.append(rd)
+        return {
+            "id": self.id, "name": self.name, "source": self.source, "unit": self.unit,
+            "options": dict(self.options),
+            "option_choices": {k: s.describe() for k, s in self.option_specs.items()},
+            "interpretations": list(self.interpretations),
+            "suit_rule": self.suit_rule, "suit_order": list(self.suit_order),
+            "suit_classes": list(self.suit_classes),
+            "rungs": rungs,
+        }
+
+
+def _json_vec(vec: np.ndarray, tricks: int) -> list[float | None]:
+    return [None if math.isnan(x) else float(x) for x in vec[: tricks + 1]]
+
+
+# --------------------------------------------------------------------------- public functions
+
+
+def list_rules() -> list[str]:
+    """Ids of the built-in rule sets (files in ``data/rules``)."""
+    return sorted(p.stem for p in DATA_DIR.glob("*.toml"))
+
+
+def load_rules(name_or_path: str | Path, options: Mapping[str, Any] | None = None) -> RuleSet:
+    """Load a built-in rule set by id, or a user's TOML file by path, with options.
+
+    Options are ``{name: value}``; values may be strings (as from the CLI) and are coerced.
+    An unknown rule set, a broken file, an unknown option or a bad value raises
+    :class:`RulesError` naming the file and the field (or the option and allowed values).
+    """
+    path = _resolve_path(name_or_path)
+    raw = _read_file(str(path), path.stat().st_mtime_ns)
+    return _build(raw, path, dict(options or {}))
+
+
+def score(
+    rules: RuleSet | str | Path,
+    contract: str,
+    tricks: int,
+    options: Mapping[str, Any] | None = None,
+    *,
+    trump: str | int | None = None,
+    context: Mapping[str, Any] | None = None,
+) -> Score:
+    """Score one contract: what the declarer receives from each adversary and in all.
+
+    ``rules``: a RuleSet, a built-in id or a path. ``contract``: rung id or seed name.
+    ``tricks``: tricks won by the declaring side (0..13, or 0..12 in 12-card rungs).
+    ``options`` override the rule set's options. ``trump`` and ``context`` as for
+    :meth:`RuleSet.payment_vector` / :meth:`RuleSet.bonus_net`.
+    """
+    rs = rules.with_options(options) if isinstance(rules, RuleSet) else load_rules(rules, options)
+    rung = rs.rung(contract)
+    if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)):
+        try:
+            tricks = int(str(tricks).strip())
+        except ValueError:
+            raise RulesError(f"tricks must be a whole number, not {tricks!r}") from None
+    tricks = int(tricks)
+    if not 0 <= tricks <= rung.tricks:
+        raise RulesError(f"tricks {tricks} out of range 0..{rung.tricks} for {rung.name} ({rs.id})")
+    amount = float(rs.payment_vector(rung.id, trump, context)[tricks])
+    net = float(rs.net_vector(rung.id, trump, context)[tricks])
+    n_adv = 3 if rung.side == "alone" else 2
+    priced = not math.isnan(amount)
+    per_adv: list[float | None] = [
+        (amount if i < rung.payers else 0.0) if priced else None for i in range(n_adv)
+    ]
+    ok = rung.success(tricks)
+    pool = float(rs.options.get("pool", 0) or 0)
+    pool_term = (pool if rung.pool_bid else 0.0) if ok else (-pool if rung.pool_double else 0.0)
+    pool_term += 0.0  # no -0.0 in output
+    strain = _check_trump(rs, rung, trump)
+    return Score(
+        rules=rs.id,
+        contract=rung.id,
+        name=rung.name,
+        tricks=tricks,
+        success=ok,
+        amount=amount if priced else None,
+        per_adversary=per_adv,
+        payers=rung.payers,
+        pool=pool_term if priced else 0.0,
+        bonus=rs.bonus_net(rung.id, trump, context),
+        net=net if priced else None,
+        unit=rs.unit,
+        trump=None if strain is None else STRAIN_LETTERS[strain],
+    )
+
+
+def misere_partout(tricks: list[int], red_in_white: float = 10) -> list[float]:
+    """Classic Boston's all-pass Grand (Misère Partout), RULES.md §2.1.5, A-15, A-16.
+
+    ``tricks``: the four players' tricks (non-negative, summing to 13). The players with the
+    most tricks (m) lose: each other player j receives (m - t_j) red counters in all, paid in
+    equal shares by the k tied losers. Returns each player's result in WHITE counters
+    (positive = receives), at ``red_in_white`` white per red (A-02: 10).
+    """
+    if not isinstance(tricks, (list, tuple)) or len(tricks) != 4:
+        raise RulesError("misère partout needs the tricks of exactly 4 players")
+    vals: list[int] = []
+    for x in tricks:
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
+            raise RulesError(f"misère partout: tricks must be whole numbers >= 0, not {x!r}")
+        vals.append(int(x))
+    if sum(vals) != 13:
+        raise RulesError(f"misère partout: tricks {vals} sum to {sum(vals)}, not 13")
+    m = max(vals)
+    losers = [i for i, t in enumerate(vals) if t == m]
+    k = len(losers)
+    red = [0.0] * 4
+    for j, tj in enumerate(vals):
+        if j in losers:
+            continue
+        red[j] += m - tj
+        for i in losers:
+            red[i] -= (m - tj) / k
+    return [r * float(red_in_white) for r in red]
+
+
+def trump_class(rules: RuleSet, trump: str | int | None, context: Mapping[str, Any] | None = None) -> str | None:
+    """The class of a trump suit for display and tie-breaks at equal numbers.
+
+    * classic Boston (``preference``): ``first_preference`` / ``colour`` / ``plain`` given
+      ``context["preference"]`` (the turned preference suit, §2.1.2);
+    * fixed orders (modern ♦>♥>♣>♠, Fontainebleau NT>♦>♥>♣>♠): the strain letter;
+    * Russian (``junior_senior``): ``senior`` / ``junior`` / ``plain`` given
+      ``context["senior"]`` and ``context["junior"]`` (A-43);
+    * Solo Whist (``turnup``): ``turnup`` / ``named`` given ``context["turnup"]``.
+
+    ``"NT"`` for no trump; None when the context lacks what is needed.
+    """
+    from .cards import parse_strain
+
+    if trump is None:
+        return None
+    s = parse_strain(trump)
+    if s == 4:
+        return "NT"
+    ctx = context or {}
+    rule = rules.suit_rule
+    if rule == "fixed":
+        return STRAIN_LETTERS[s]
+    if rule == "preference":
+        if ctx.get("preference") is None:
+            return None
+        p = parse_strain(ctx["preference"])
+        if s == p:
+            return "first_preference"
+        # same colour: spades/clubs are black, hearts/diamonds red (S=0 H=1 D=2 C=3)
+        return "colour" if (s in (0, 3)) == (p in (0, 3)) else "plain"
+    if rule == "junior_senior":
+        if ctx.get("senior") is not None and parse_strain(ctx["senior"]) == s:
+            return "senior"
+        if ctx.get("junior") is not None and parse_strain(ctx["junior"]) == s:
+            return "junior"
+        return "plain" if ctx.get("senior") is not None else None
+    if ctx.get("turnup") is None:
+        return None
+    return "turnup" if parse_strain(ctx["turnup"]) == s else "named"
+
+
+# --------------------------------------------------------------------------- internals: scoring
+
+
+def _base(rs: RuleSet, p: Mapping[str, Any]) -> float:
+    if "base_red" in p:
+        return float(p["base_red"]) * float(rs.options["red_in_white"])
+    return float(p["base"])
+
+
+def _flat_amount(rs: RuleSet, rung: Rung, p: Mapping[str, Any]) -> float:
+    if "amount_red" in p:
+        return float(p["amount_red"]) * float(rs.options["red_in_white"])
+    if "table" in p:
+        return float(rs.tables[p["table"]][rung.id])
+    return float(p["amount"])
+
+
+def _payment_vector(rs: RuleSet, rung: Rung, p: Mapping[str, Any]) -> np.ndarray:
+    """The dense per-adversary vector of one rung (module docstring for conventions)."""
+    out = np.full(MAX_TRICKS + 1, np.nan)
+    if not rung.priced:
+        return out
+    n = rung.target
+    typ = p["type"]
+    for t in range(rung.tricks + 1):
+        ok = rung.success(t)
+        if typ == "table":
+            if ok:
+                row = rs.tables[p["success"]][str(n)]
+                amt = float(row[t - n]) if isinstance(row, list) else float(row)
+            else:
+                short = n - t
+                if rung.slam_failure and rs.options.get("slam_failure") == "one_trick":
+                    short = 1  # A-09: thrown up at the first lost trick
+                amt = -float(rs.tables[p["failure"]][str(n)][short - 1])
+        elif typ == "flat":
+            a = _flat_amount(rs, rung, p)
+            amt = a if ok else -a
+        else:  # linear
+            base = _base(rs, p)
+            over, under = float(p.get("over", 0)), float(p.get("under", 0))
+            if rung.kind != "at_least":
+                amt = base if ok else -(base + float(p.get("fail_extra", 0)))
+            elif ok:
+                amt = base + over * (t - n)
+                if t == MAX_TRICKS and p.get("slam_double"):
+                    amt *= 2
+            elif t == 0 and p.get("zero_double_tricks") is not None:
+                amt = -2 * (base + under * int(p["zero_double_tricks"]))
+            else:
+                amt = -(base + float(p.get("fail_extra", 0)) + under * (n - t))
+        out[t] = amt
+    return out * rs.multiplier
+
+
+def _check_trump(rs: RuleSet, rung: Rung, trump: str | int | None) -> int | None:
+    """Parse a trump and check it suits the rung's trump rule."""
+    if trump is None:
+        return None
+    from .cards import NotationError, parse_strain
+
+    try:
+        s = parse_strain(trump)
+    except NotationError as e:
+        raise RulesError(str(e)) from None
+    if rung.trump == "none" and s != 4:
+        raise RulesError(f"{rung.name} ({rs.id}) is played without trumps, not {STRAIN_LETTERS[s]}")
+    if rung.trump != "none" and rung.trump != "declarer_choice_or_nt" and s == 4:
+        raise RulesError(f"{rung.name} ({rs.id}) cannot be played at no-trump")
+    return s
+
+
+# --------------------------------------------------------------------------- internals: loading
+
+
+def _normalize(text: str) -> str:
+    """Lower-case, accents stripped, runs of spaces/hyphens/underscores -> '_'."""
+    t = unicodedata.normalize("NFKD", text)
+    t = "".join(c for c in t if not unicodedata.combining(c)).lower().strip()
+    t = re.sub(r"[()'\"]", "", t)
+    return re.sub(r"[\s\-_]+", "_", t).strip("_")
+
+
+def _resolve_path(name_or_path: str | Path) -> Path:
+    if isinstance(name_or_path, Path):
+        p = name_or_path
+    else:
+        text = str(name_or_path).strip()
+        if not text:
+            raise RulesError("empty rule-set name")
+        looks_like_path = text.endswith(".toml") or "/" in text or "\\" in text
+        if not looks_like_path:
+            p = DATA_DIR / f"{text}.toml"
+            if not p.is_file():
+                raise RulesError(f"unknown rule set {text!r} (built-in: {', '.join(list_rules())}; or give a path to a .toml file)")
+            return p
+        p = Path(text).expanduser()
+    if not p.is_file():
+        raise RulesError(f"rule-set file not found: {p}")
+    return p
+
+
+@functools.lru_cache(maxsize=64)
+def _read_file(path: str, mtime_ns: int) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"{path}: not valid TOML: {e}") from None
+
+
+class _Checker:
+    """Builds error messages that name the file and the field."""
+
+    def __init__(self, path: Path) -> None:
+        self.label = path.name if path.parent == DATA_DIR else str(path)
+
+    def fail(self, fld: str, msg: str) -> RulesError:
+        return RulesError(f"{self.label}: {fld}: {msg}")
+
+    def need(self, d: Mapping[str, Any], key: str, typ: type | tuple[type, ...], where: str) -> Any:
+        if key not in d:
+            raise self.fail(f"{where}{key}", "missing")
+        v = d[key]
+        if not isinstance(v, typ) or (isinstance(v, bool) and bool not in _as_tuple(typ)):
+            raise self.fail(f"{where}{key}", f"expected {_type_name(typ)}, got {v!r}")
+        return v
+
+
+def _as_tuple(t: type | tuple[type, ...]) -> tuple[type, ...]:
+    return t if isinstance(t, tuple) else (t,)
+
+
+def _type_name(t: type | tuple[type, ...]) -> str:
+    return " or ".join({"str": "a string", "int": "an integer", "float": "a number", "list": "a list",
+                        "dict": "a table", "bool": "true/false"}.get(x.__name__, x.__name__) for x in _as_tuple(t))
+
+
+def _parse_options(raw: Any, ck: _Checker) -> dict[str, OptionSpec]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ck.fail("options", "expected a table of options")
+    specs: dict[str, OptionSpec] = {}
+    for name, o in raw.items():
+        where = f"options.{name}."
+        if not isinstance(o, dict):
+            raise ck.fail(f"options.{name}", "expected a table with default and choices or type")
+        if "default" not in o:
+            raise ck.fail(f"{where}default", "missing")
+        unsupported = o.get("unsupported", {})
+        if not isinstance(unsupported, dict):
+            raise ck.fail(f"{where}unsupported", "expected a table value -> reason")
+        if "choices" in o:
+            ch = o["choices"]
+            if not isinstance(ch, list) or not ch:
+                raise ck.fail(f"{where}choices", "expected a non-empty list")
+            spec = OptionSpec(name, None, tuple(ch), unsupported=unsupported, help=str(o.get("help", "")))
+        elif o.get("type") == "number":
+            spec = OptionSpec(name, None, None, o.get("min"), o.get("max"), unsupported=unsupported,
+                              help=str(o.get("help", "")))
+        else:
+            raise ck.fail(f"{where}choices", "missing (or give type = \"number\")")
+        try:
+            default = spec.coerce(o["default"])
+        except RulesError as e:
+            raise ck.fail(f"{where}default", str(e)) from None
+        specs[name] = OptionSpec(name, default, spec.choices, spec.minimum, spec.maximum, spec.unsupported, spec.help)
+    return specs
+
+
+def _resolve_value(v: Any, options: Mapping[str, Any], specs: Mapping[str, OptionSpec], ck: _Checker, fld: str) -> Any:
+    """A field may be ``{option = "name", value1 = x, value2 = y}``: pick by the option."""
+    if isinstance(v, dict) and "option" in v:
+        name = v["option"]
+        if name not in specs:
+            raise ck.fail(fld, f"refers to undeclared option {name!r}")
+        spec = specs[name]
+        if spec.choices is None:
+            raise ck.fail(fld, f"option {name!r} has no choices to select by")
+        for c in spec.choices:
+            if str(c) not in v:
+                raise ck.fail(f"{fld}.{c}", f"missing (a value for {name}={c})")
+        return v[str(options[name])]
+    if isinstance(v, dict):
+        return {k: _resolve_value(x, options, specs, ck, f"{fld}.{k}") for k, x in v.items()}
+    return v
+
+
+def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
+    ck = _Checker(path)
+    rid = ck.need(raw, "id", str, "")
+    name = ck.need(raw, "name", str, "")
+    source = ck.need(raw, "source", str, "")
+    unit = ck.need(raw, "unit", str, "")
+    interps = ck.need(raw, "interpretations", list, "")
+    for a in interps:
+        if not isinstance(a, str) or not _A_NUMBER.match(a):
+            raise ck.fail("interpretations", f"{a!r} is not an A-number like 'A-07'")
+
+    specs = _parse_options(raw.get("options"), ck)
+    options: dict[str, Any] = {k: s.default for k, s in specs.items()}
+    for k, v in given.items():
+        if k not in specs:
+            allowed = ", ".join(specs) or "none"
+            raise RulesError(f"unknown option {k!r} for {rid} (options: {allowed})")
+        options[k] = specs[k].coerce(v)
+
+    suit_rule = raw.get("suit_rule", "fixed" if "suit_order" in raw else "preference")
+    if suit_rule not in SUIT_RULES:
+        raise ck.fail("suit_rule", f"{suit_rule!r} is not one of {', '.join(SUIT_RULES)}")
+    suit_order = tuple(raw.get("suit_order", ()))
+    if suit_rule == "fixed":
+        if not suit_order or any(s not in STRAIN_LETTERS for s in suit_order) or len(set(suit_order)) != len(suit_order):
+            raise ck.fail("suit_order", "expected distinct strain letters S, H, D, C, NT, high -> low")
+    suit_classes = tuple(raw.get("suit_classes", ()))
+    if suit_rule != "fixed" and not suit_classes:
+        raise ck.fail("suit_classes", f"missing (needed by suit_rule {suit_rule!r})")
+
+    multiplier_option = raw.get("multiplier_option")
+    if multiplier_option is not None and multiplier_option not in specs:
+        raise ck.fail("multiplier_option", f"refers to undeclared option {multiplier_option!r}")
+    bonus = raw.get("boston_bonus")
+    if bonus is not None:
+        if not isinstance(bonus, dict) or not isinstance(bonus.get("amount"), (int, float)):
+            raise ck.fail("boston_bonus.amount", "expected a number")
+    partout = raw.get("partout", "") == "red_counters"
+
+    tables = raw.get("tables", {})
+    if not isinstance(tables, dict) or any(not isinstance(t, dict) for t in tables.values()):
+        raise ck.fail("tables", "expected tables of rows")
+
+    defaults = raw.get("rung_defaults", {})
+    if not isinstance(defaults, dict):
+        raise ck.fail("rung_defaults", "expected a table")
+    raw_rungs = raw.get("rungs")
+    if not isinstance(raw_rungs, list) or not raw_rungs:
+        raise ck.fail("rungs", "missing or empty (need a [[rungs]] record per call)")
+
+    rungs: list[Rung] = []
+    for i, rr in enumerate(raw_rungs):
+        if not isinstance(rr, dict):
+            raise ck.fail(f"rungs[{i}]", "expected a table")
+        rec = {**_RUNG_FIELD_DEFAULTS, **defaults, **rr}
+        label = rr.get("id", i)
+        where = f"rungs[{label}]."
+        for k in rec:
+            if k not in _RUNG_KNOWN:
+                raise ck.fail(f"{where}{k}", "unknown field")
+        if rec.get("optional") is not None:
+            if rec["optional"] not in specs:
+                raise ck.fail(f"{where}optional", f"refers to undeclared option {rec['optional']!r}")
+            if str(options[rec["optional"]]) in ("off", "False", "false", "0"):
+                continue
+        # Check the payment under every value of the options it depends on, so that a gap
+        # in a table used only by a non-default option is found at load time too.
+        for opt in sorted(_option_refs(rec.get("payment"))):
+            for choice_value in specs[opt].choices or ():
+                alt = {**options, opt: choice_value}
+                alt_rec = {k: _resolve_value(v, alt, specs, ck, f"{where}{k}") for k, v in rec.items()}
+                if isinstance(alt_rec.get("payment"), dict) and isinstance(alt_rec.get("target"), int):
+                    _check_payment(alt_rec["payment"], str(alt_rec.get("kind")), alt_rec["target"],
+                                   str(alt_rec.get("id")), f"{where}payment.", ck, tables, alt)
+        rec = {k: _resolve_value(v, options, specs, ck, f"{where}{k}") for k, v in rec.items()}
+        rungs.append(_build_rung(rec, len(rungs) + 1, i + 1, where, ck, specs, tables, options))
+
+    ids = [r.id for r in rungs]
+    dup = {x for x in ids if ids.count(x) > 1}
+    if dup:
+        raise ck.fail("rungs.id", f"duplicate id {sorted(dup)[0]!r}")
+    _check_rank_order(rungs, ck)
+
+    lookup: dict[str, str] = {}
+    for r in rungs:
+        for key in (r.id, r.name, *r.aliases):
+            nk = _normalize(key)
+            if lookup.get(nk, r.id) != r.id:
+                raise ck.fail(f"rungs[{r.id}].aliases", f"name {key!r} also names {lookup[nk]!r}")
+            lookup[nk] = r.id
+
+    return RuleSet(
+        id=rid, name=name, source=source, unit=unit, path=path, options=options, option_specs=specs,
+        interpretations=tuple(interps), suit_rule=suit_rule, suit_order=suit_order,
+        suit_classes=suit_classes, rungs=rungs, tables=tables, multiplier_option=multiplier_option,
+        boston_bonus=bonus, partout=partout, _lookup=lookup,
+    )
+
+
+def _option_refs(v: Any) -> set[str]:
+    """Names of the options a (possibly nested) field selects by."""
+    if not isinstance(v, dict):
+        return set()
+    refs = {v["option"]} if isinstance(v.get("option"), str) else set()
+    for x in v.values():
+        refs |= _option_refs(x)
+    return refs
+
+
+def _check_rank_order(rungs: list[Rung], ck: _Checker) -> None:
+    """Single-player trick rungs must not get easier as the ladder rises."""
+    last: Rung | None = None
+    for r in rungs:
+        if r.kind != "at_least" or r.side != "alone":
+            continue
+        if last is not None and r.target < last.target:
+            raise ck.fail(
+                f"rungs[{r.id}].rank",
+                f"wrong rank order: {r.id} (target {r.target}) ranks above {last.id} (target {last.target})",
+            )
+        last = r
+
+
+def _build_rung(
+    rec: dict[str, Any], rank: int, position: int, where: str, ck: _Checker,
+    specs: Mapping[str, OptionSpec], tables: Mapping[str, Any], options: Mapping[str, Any],
+) -> Rung:
+    for k in _RUNG_REQUIRED:
+        if k not in rec:
+            raise ck.fail(f"{where}{k}", "missing")
+    rid = ck.need(rec, "id", str, where)
+    if not _RUNG_ID.match(rid):
+        raise ck.fail(f"{where}id", f"{rid!r} must be a short lower-case word (a-z, 0-9, _)")
+    if "rank" in rec and rec["rank"] != position:
+        raise ck.fail(f"{where}rank", f"rank {rec['rank']!r} out of order (rungs are listed lowest first; expected {position})")
+
+    def choice(key: str, allowed: tuple[str, ...]) -> str:
+        v = ck.need(rec, key, str, where)
+        if v not in allowed:
+            raise ck.fail(f"{where}{key}", f"{v!r} is not one of {', '.join(allowed)}")
+        return v
+
+    kind = choice("kind", KINDS)
+    trump = choice("trump", TRUMP_RULES)
+    leader = choice("leader", LEADERS)
+    side = choice("side", SIDES)
+    exposed = choice("exposed", EXPOSURES)
+    tricks = ck.need(rec, "tricks", int, where)
+    if tricks not in (12, 13):
+        raise ck.fail(f"{where}tricks", f"{tricks} must be 13, or 12 when every player discards one card")
+    target = ck.need(rec, "target", int, where)
+    if kind == "zero" and target != 0:
+        raise ck.fail(f"{where}target", "must be 0 for kind 'zero'")
+    if kind == "at_least" and not 1 <= target <= tricks:
+        raise ck.fail(f"{where}target", f"{target} out of range 1..{tricks}")
+    if kind == "exactly" and not 0 <= target <= tricks:
+        raise ck.fail(f"{where}target", f"{target} out of range 0..{tricks}")
+    if kind != "at_least" and trump != "none":
+        raise ck.fail(f"{where}trump", f"kind {kind!r} contracts are played without trumps here; use 'none'")
+    payers = ck.need(rec, "payers", int, where)
+    if not 1 <= payers <= (3 if side == "alone" else 2):
+        raise ck.fail(f"{where}payers", f"{payers} out of range for side {side!r}")
+    aliases = rec["aliases"]
+    if not isinstance(aliases, list) or any(not isinstance(a, str) for a in aliases):
+        raise ck.fail(f"{where}aliases", "expected a list of strings")
+    for key in ("stop_early", "pool_bid", "pool_double", "slam_failure"):
+        if not isinstance(rec[key], bool):
+            raise ck.fail(f"{where}{key}", f"expected true/false, got {rec[key]!r}")
+    if rec["slam_failure"] and "slam_failure" not in specs:
+        raise ck.fail(f"{where}slam_failure", "needs the option slam_failure to be declared")
+
+    payment = ck.need(rec, "payment", dict, where)
+    priced = _check_payment(payment, kind, target, rid, f"{where}payment.", ck, tables, options)
+    if "senior" in payment and priced:
+        if not isinstance(payment["senior"], dict):
+            raise ck.fail(f"{where}payment.senior", "expected a table")
+        senior = {"type": payment["type"], **payment["senior"]}
+        _check_payment(senior, kind, target, rid, f"{where}payment.senior.", ck, tables, options)
+        payment = {**payment, "senior": senior}
+    return Rung(
+        id=rid, name=ck.need(rec, "name", str, where), rank=rank, kind=kind, target=target,
+        trump=trump, tricks=tricks, exposed=None if exposed == "none" else exposed, leader=leader,
+        side=side, priced=priced, payers=payers, pool_bid=rec["pool_bid"],
+        pool_double=rec["pool_double"], stop_early=rec["stop_early"],
+        slam_failure=rec["slam_failure"], aliases=tuple(aliases), note=str(rec["note"]),
+        payment=payment,
+    )
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_payment(
+    p: dict[str, Any], kind: str, target: int, rid: str, where: str, ck: _Checker,
+    tables: Mapping[str, Any], options: Mapping[str, Any],
+) -> bool:
+    """Validate one payment record; return whether the rung is priced."""
+    typ = p.get("type")
+    if typ not in PAYMENT_TYPES:
+        raise ck.fail(f"{where}type", f"{typ!r} is not one of {', '.join(PAYMENT_TYPES)}")
+    if typ == "none":
+        return False
+    if ("base_red" in p or "amount_red" in p) and "red_in_white" not in options:
+        raise ck.fail(f"{where}base_red", "red amounts need the option red_in_white")
+    if typ == "table":
+        if kind != "at_least":
+            raise ck.fail(f"{where}type", "tables by tricks apply to at_least rungs only")
+        for key in ("success", "failure"):
+            tname = p.get(key)
+            if not isinstance(tname, str):
+                raise ck.fail(f"{where}{key}", "missing (name of a [tables.*] table)")
+            if tname not in tables:
+                raise ck.fail(f"tables.{tname}", f"missing (used by {rid})")
+            row = tables[tname].get(str(target))
+            fld = f"tables.{tname}.{target}"
+            if row is None:
+                raise ck.fail(fld, f"missing row for {target} tricks (used by {rid})")
+            if key == "success":
+                if isinstance(row, list):
+                    if len(row) != MAX_TRICKS + 1 - target:
+                        raise ck.fail(fld, f"expected {MAX_TRICKS + 1 - target} amounts (t = {target}..13), got {len(row)}")
+                elif not _num(row):
+                    raise ck.fail(fld, "expected a number or a list of numbers")
+            else:
+                if not isinstance(row, list) or len(row) != target:
+                    n = len(row) if isinstance(row, list) else "no list"
+                    raise ck.fail(fld, f"expected {target} amounts (1..{target} tricks short), got {n}")
+            for j, v in enumerate(row if isinstance(row, list) else [row]):
+                if not _num(v):
+                    raise ck.fail(f"{fld}[{j}]", f"expected a number, got {v!r}")
+        return True
+    if typ == "flat":
+        if "amount_red" in p:
+            ok = _num(p["amount_red"])
+        elif "table" in p:
+            t = tables.get(p["table"])
+            if t is None:
+                raise ck.fail(f"tables.{p['table']}", f"missing (used by {rid})")
+            if rid not in t:
+                raise ck.fail(f"tables.{p['table']}.{rid}", "missing")
+            ok = _num(t[rid])
+        else:
+            ok = _num(p.get("amount"))
+        if not ok:
+            raise ck.fail(f"{where}amount", "missing or not a number")
+        return True
+    # linear
+    if not _num(p.get("base", p.get("base_red"))):
+        raise ck.fail(f"{where}base", "missing or not a number")
+    for key in ("over", "under", "fail_extra"):
+        if key in p and not _num(p[key]):
+            raise ck.fail(f"{where}{key}", f"expected a number, got {p[key]!r}")
+    if kind != "at_least" and (p.get("over") or p.get("under")):
+        raise ck.fail(f"{where}over", f"no over/under-tricks in a {kind!r} contract")
+    zd = p.get("zero_double_tricks")
+    if zd is not None and (not isinstance(zd, int) or isinstance(zd, bool) or not 0 <= zd <= MAX_TRICKS):
+        raise ck.fail(f"{where}zero_double_tricks", f"expected an integer 0..13, got {zd!r}")
+    return True
