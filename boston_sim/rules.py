@@ -72,6 +72,9 @@ _RUNG_FIELD_DEFAULTS: dict[str, Any] = {
     "note": "",
 }
 _RUNG_REQUIRED = ("id", "name", "kind", "target", "trump", "leader", "side", "payers", "payment")
+_TOP_KNOWN = {"id", "name", "source", "unit", "interpretations", "suit_rule", "suit_order",
+              "suit_classes", "partout", "options", "rung_defaults", "rungs", "tables",
+              "multiplier_option", "boston_card_bonus", "as_printed", "notes"}
 _RUNG_KNOWN = set(_RUNG_REQUIRED) | set(_RUNG_FIELD_DEFAULTS) | {"rank", "optional"}
 
 
@@ -769,6 +772,9 @@ def _resolve_value(v: Any, options: Mapping[str, Any], specs: Mapping[str, Optio
 
 def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
     ck = _Checker(path)
+    for key in raw:
+        if key not in _TOP_KNOWN:
+            raise ck.fail(key, "unknown field")
     rid = ck.need(raw, "id", str, "")
     name = ck.need(raw, "name", str, "")
     source = ck.need(raw, "source", str, "")
@@ -800,10 +806,10 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
     multiplier_option = raw.get("multiplier_option")
     if multiplier_option is not None and multiplier_option not in specs:
         raise ck.fail("multiplier_option", f"refers to undeclared option {multiplier_option!r}")
-    bonus = raw.get("boston_bonus")
+    bonus = raw.get("boston_card_bonus")
     if bonus is not None:
-        if not isinstance(bonus, dict) or not isinstance(bonus.get("amount"), (int, float)):
-            raise ck.fail("boston_bonus.amount", "expected a number")
+        if not isinstance(bonus, dict) or not _num(bonus.get("amount")):
+            raise ck.fail("boston_card_bonus.amount", "expected a number")
     partout = raw.get("partout", "") == "red_counters"
 
     tables = raw.get("tables", {})
