@@ -19,7 +19,18 @@ _EXPORTS = {
     "format_hand": "cards",
     "format_deal": "cards",
     "format_card": "cards",
-    "NotationError": "cards",
+    "validate_deal": "cards",
+    "parse_compass": "cards",
+    "parse_play_seat": "cards",
+    "parse_strain": "cards",
+    "play_seat_to_compass": "cards",
+    "boston_card_transform": "cards",
+    # user-facing errors (errors.py); all are ValueError subclasses
+    "BostonSimError": "errors",
+    "NotationError": "errors",
+    "RulesError": "errors",
+    "SolverInputError": "errors",
+    "SamplingError": "errors",
     # rules and scoring (rules.py)
     "load_rules": "rules",
     "list_rules": "rules",
@@ -38,7 +49,8 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
+    """Import the defining module on first use of a public name (PEP 562)."""
     mod = _EXPORTS.get(name)
     if mod is None:
         raise AttributeError(f"module 'boston_sim' has no attribute {name!r}")
@@ -47,5 +59,5 @@ def __getattr__(name: str):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return __all__

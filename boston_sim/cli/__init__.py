@@ -1,8 +1,11 @@
 """The ``boston-sim`` command line: a thin typer app. Each command lives in its own module
 (``rules_cmd``, ``solve_cmd``, ``bid_cmd``, ``batch_cmd``) with a ``register(app)`` function;
-commands import the library lazily so that ``--help`` stays instant."""
+commands import the library lazily so that ``--help`` stays instant (no numpy, numba, pandas
+or matplotlib until a command runs)."""
 
 from __future__ import annotations
+
+from typing import Annotated
 
 import typer
 
@@ -16,6 +19,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain click help: flags show as flags (the rich formatter of recent typer prints
+    # "<bool>" after every flag, --help included) and help does not need to import rich.
+    rich_markup_mode=None,
 )
 
 
@@ -27,9 +33,16 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
-    ),
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            is_flag=True,
+            help="Show the version and exit.",
+        ),
+    ] = False,
 ) -> None:
     """Double-dummy Monte Carlo analysis for Boston and its relatives."""
 
@@ -39,4 +52,5 @@ for _mod in (rules_cmd, solve_cmd, bid_cmd, batch_cmd):
 
 
 def main() -> None:
+    """Console-script entry point (``boston-sim``)."""
     app()
