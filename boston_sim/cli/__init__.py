@@ -39,7 +39,6 @@ def _root(
             "--version",
             callback=_version,
             is_eager=True,
-            is_flag=True,
             help="Show the version and exit.",
         ),
     ] = False,

@@ -1,0 +1,192 @@
+"""The CLI shell: --version, --help, start-up imports, and user errors as ``error: ...`` + exit 2."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.main import get_command
+from typer.testing import CliRunner
+
+import boston_sim
+from boston_sim.cli import app
+from boston_sim.cli.common import echo_json, parse_options, user_errors
+from boston_sim.errors import NotationError, RulesError, SamplingError, SolverInputError
+
+runner = CliRunner()
+HEAVY = ("numpy", "numba", "pandas", "matplotlib", "scipy", "dask", "pyarrow")
+
+
+def _commands() -> list[str]:
+    return sorted(get_command(app).commands)  # type: ignore[attr-defined]
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"boston-sim {boston_sim.__version__}"
+    # the version printed is the version installed (pyproject.toml), not a stale copy
+    assert boston_sim.__version__ == importlib.metadata.version("boston-sim")
+
+
+def test_help_lists_every_registered_command() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "Usage:" in result.stdout
+    lines = result.stdout.splitlines()
+    for name in _commands():
+        assert any(line.split()[:1] == [name] for line in lines), (name, result.stdout)
+
+
+def test_version_is_shown_as_a_flag() -> None:
+    result = runner.invoke(app, ["--help"])
+    line = next(ln for ln in result.stdout.splitlines() if "--version" in ln)
+    assert "bool" not in line.lower() and "Show the version" in line
+
+
+def test_no_arguments_shows_help() -> None:
+    result = runner.invoke(app, [])
+    assert "Usage:" in result.output
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["no-such-command"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+# --------------------------------------------------------------------------- start-up cost
+
+_PROBE = """
+import sys
+sys.argv = ["boston-sim", *sys.argv[1:]]
+from boston_sim.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+heavy = sorted({m.split(".")[0] for m in sys.modules} & set(%r))
+sys.stderr.write("HEAVY=" + ",".join(heavy) + "\\n")
+""" % (HEAVY,)
+
+
+def _heavy_modules_after(args: list[str]) -> list[str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=120
+    )
+    line = [ln for ln in proc.stderr.splitlines() if ln.startswith("HEAVY=")]
+    assert line, proc.stderr
+    assert "Usage:" in proc.stdout
+    return [m for m in line[-1][len("HEAVY="):].split(",") if m]
+
+
+def test_help_imports_nothing_heavy() -> None:
+    assert _heavy_modules_after(["--help"]) == []
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_command_help_imports_nothing_heavy(command: str) -> None:
+    # heavy imports belong inside command bodies, so every --help stays instant
+    assert _heavy_modules_after([command, "--help"]) == []
+
+
+def test_console_script_runs() -> None:
+    script = Path(sys.executable).with_name("boston-sim")
+    if not script.exists():
+        pytest.skip("console script not installed beside this interpreter")
+    proc = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"boston-sim {boston_sim.__version__}"
+
+
+def test_import_boston_sim_is_light() -> None:
+    code = (
+        "import sys, boston_sim; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(%r)))" % (HEAVY,)
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr
+
+
+# --------------------------------------------------------------------------- user errors
+
+
+def _app_raising(exc: BaseException) -> typer.Typer:
+    demo = typer.Typer()
+
+    @demo.command()
+    def go() -> None:
+        with user_errors():
+            raise exc
+
+    return demo
+
+
+@pytest.mark.parametrize(
+    "exc, message",
+    [
+        (NotationError("duplicate card SA"), "error: duplicate card SA"),
+        (RulesError("unknown rule set 'x'"), "error: unknown rule set 'x'"),
+        (SolverInputError("card SA is in two hands"), "error: card SA is in two hands"),
+        (SamplingError("no deal satisfies the constraints"),
+         "error: no deal satisfies the constraints"),
+        (FileNotFoundError(2, "No such file", "hands.txt"), "error: file not found: hands.txt"),
+        (IsADirectoryError(21, "Is a directory", "data"), "error: cannot open data: Is a directory"),
+        (RulesError("two\nlines"), "error: two lines"),
+    ],
+)
+def test_user_errors_become_one_line_and_exit_2(exc: BaseException, message: str) -> None:
+    result = runner.invoke(_app_raising(exc), [])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == message
+    assert "Traceback" not in result.output
+
+
+def test_bugs_are_not_disguised_as_user_errors() -> None:
+    result = runner.invoke(_app_raising(KeyError("oops")), [])
+    assert result.exit_code == 1
+    assert isinstance(result.exception, KeyError)
+
+
+def test_bad_hand_through_the_real_parser() -> None:
+    demo = typer.Typer()
+
+    @demo.command()
+    def hand(text: str) -> None:
+        from boston_sim.cards import format_hand, parse_hand
+
+        with user_errors():
+            typer.echo(format_hand(parse_hand(text)))
+
+    ok = runner.invoke(demo, ["S:AKQ2 H:JT9 D:876 C:543"])
+    assert ok.exit_code == 0 and ok.stdout.strip() == "AKQ2.JT9.876.543"
+    bad = runner.invoke(demo, ["AKQ2.JT9.876.5432"])
+    assert bad.exit_code == 2
+    assert bad.stderr.startswith("error: hand 'AKQ2.JT9.876.5432' has 14 cards, expected 13")
+    assert len(bad.stderr.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def test_parse_options() -> None:
+    assert parse_options(["pool=10", " tables = american "]) == {"pool": "10", "tables": "american"}
+    assert parse_options(None) == {}
+    assert parse_options(["expr=a=b"]) == {"expr": "a=b"}
+    with pytest.raises(RulesError, match="key=value"):
+        parse_options(["pool"])
+    with pytest.raises(RulesError, match="no key"):
+        parse_options(["=3"])
+
+
+def test_echo_json(capsys: pytest.CaptureFixture[str]) -> None:
+    echo_json({"net": None, "hand": "♠AKQ2"})
+    assert json.loads(capsys.readouterr().out) == {"net": None, "hand": "♠AKQ2"}
+    with pytest.raises(ValueError):
+        echo_json({"net": math.nan})
