@@ -1,0 +1,152 @@
+"""Imports flow one way (docs/ARCHITECTURE.md):
+
+    cli -> (batch, plots, report) -> analysis -> (sampler, solver) -> (cards, rules) -> errors
+
+Each module's imports are read with ``ast`` (imports inside functions included: a lazy import
+is still a dependency). Only modules that exist are checked, so the test holds while the
+package is being written.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[1] / "boston_sim"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PKG.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Absolute dotted names a file imports; ``from a import b`` gives ``a`` and ``a.b``."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base_parts = package.split(".")
+                if node.level > 1:
+                    base_parts = base_parts[: -(node.level - 1)]
+                base = ".".join(base_parts)
+                mod = f"{base}.{node.module}" if node.module else base
+            else:
+                mod = node.module or ""
+            if node.module:
+                out.add(mod)
+            out.update(f"{mod}.{alias.name}" for alias in node.names)
+    return out
+
+
+MODULES: dict[str, set[str]] = {
+    _module_name(p): _imports(p) for p in sorted(PKG.rglob("*.py")) if "__pycache__" not in p.parts
+}
+
+
+def _matching(mod: str, prefix: str) -> set[str]:
+    return {n for n in MODULES[mod] if n == prefix or n.startswith(prefix + ".")}
+
+
+def _modules_in(prefix: str) -> list[str]:
+    return [m for m in MODULES if m == prefix or m.startswith(prefix + ".")]
+
+
+def _internal(mod: str) -> set[str]:
+    return {n for n in MODULES[mod] if n.startswith("boston_sim.")}
+
+
+def test_the_package_is_found() -> None:
+    # guards the other tests against silently checking nothing
+    assert {"boston_sim", "boston_sim.cards", "boston_sim.errors"} <= set(MODULES)
+
+
+def test_import_resolution_of_relative_imports() -> None:
+    # from cards.py: "from .errors import NotationError"
+    assert "boston_sim.errors" in MODULES["boston_sim.cards"]
+    assert "boston_sim.errors.NotationError" in MODULES["boston_sim.cards"]
+
+
+def test_the_checker_sees_typer_in_the_cli() -> None:
+    # a positive control: if resolution broke, the negative checks below would pass vacuously
+    assert _matching("boston_sim.cli", "typer")
+    assert _matching("boston_sim.cli", "boston_sim.cli.rules_cmd")
+
+
+def test_errors_and_config_are_leaves() -> None:
+    for mod in ("boston_sim.errors", "boston_sim.config"):
+        if mod in MODULES:
+            assert _internal(mod) == set(), mod
+
+
+def test_cards_imports_only_errors() -> None:
+    bad = {n for n in _internal("boston_sim.cards") if not n.startswith("boston_sim.errors")}
+    assert bad == set()
+
+
+def test_rules_imports_only_cards_and_errors() -> None:
+    if "boston_sim.rules" not in MODULES:
+        pytest.skip("rules.py not written yet")
+    allowed = ("boston_sim.cards", "boston_sim.errors")
+    bad = {
+        n for n in _internal("boston_sim.rules")
+        if not any(n == a or n.startswith(a + ".") for a in allowed)
+    }
+    assert bad == set()
+
+
+SOLVER_FORBIDDEN = (
+    "pandas", "matplotlib", "typer", "rich", "boston_sim.analysis", "boston_sim.sampler",
+    "boston_sim.cli", "boston_sim.batch", "boston_sim.plots", "boston_sim.report",
+)
+
+
+@pytest.mark.parametrize("mod", _modules_in("boston_sim.solver") or ["boston_sim.solver"])
+def test_solver_stays_low(mod: str) -> None:
+    if mod not in MODULES:
+        pytest.skip("solver not written yet")
+    bad = {n for p in SOLVER_FORBIDDEN for n in _matching(mod, p)}
+    assert bad == set(), f"{mod} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize(
+    "mod, forbidden",
+    [
+        ("boston_sim.sampler", ("boston_sim.analysis", "boston_sim.cli", "boston_sim.batch",
+                                "boston_sim.plots", "boston_sim.report")),
+        ("boston_sim.analysis", ("boston_sim.cli", "boston_sim.batch")),
+    ],
+)
+def test_middle_layers_do_not_import_upwards(mod: str, forbidden: tuple[str, ...]) -> None:
+    if mod not in MODULES:
+        pytest.skip(f"{mod} not written yet")
+    bad = {n for p in forbidden for n in _matching(mod, p)}
+    assert bad == set(), f"{mod} imports {sorted(bad)}"
+
+
+def test_only_the_cli_imports_typer_or_the_cli() -> None:
+    offenders = {
+        mod: sorted(_matching(mod, "typer") | _matching(mod, "boston_sim.cli"))
+        for mod in MODULES
+        if not (mod == "boston_sim.cli" or mod.startswith("boston_sim.cli."))
+    }
+    assert {m: v for m, v in offenders.items() if v} == {}
+
+
+def test_package_init_imports_nothing_at_top_level() -> None:
+    # boston_sim/__init__.py resolves its public names lazily (PEP 562) so that
+    # ``import boston_sim`` and ``boston-sim --help`` stay instant
+    tree = ast.parse((PKG / "__init__.py").read_text(encoding="utf-8"))
+    top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    names = {a.name for n in top for a in n.names}
+    assert names <= {"annotations", "importlib"}
