@@ -838,6 +838,8 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
                 raise ck.fail(f"{where}optional", f"refers to undeclared option {rec['optional']!r}")
             if str(options[rec["optional"]]) in ("off", "False", "false", "0"):
                 continue
+        resolved = {k: _resolve_value(v, options, specs, ck, f"{where}{k}") for k, v in rec.items()}
+        rungs.append(_build_rung(resolved, len(rungs) + 1, i + 1, where, ck, specs, tables, options))
         # Check the payment under every value of the options it depends on, so that a gap
         # in a table used only by a non-default option is found at load time too.
         for opt in sorted(_option_refs(rec.get("payment"))):
@@ -847,8 +849,6 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
                 if isinstance(alt_rec.get("payment"), dict) and isinstance(alt_rec.get("target"), int):
                     _check_payment(alt_rec["payment"], str(alt_rec.get("kind")), alt_rec["target"],
                                    str(alt_rec.get("id")), f"{where}payment.", ck, tables, alt)
-        rec = {k: _resolve_value(v, options, specs, ck, f"{where}{k}") for k, v in rec.items()}
-        rungs.append(_build_rung(rec, len(rungs) + 1, i + 1, where, ck, specs, tables, options))
 
     ids = [r.id for r in rungs]
     dup = {x for x in ids if ids.count(x) > 1}
