@@ -150,3 +150,20 @@ def test_package_init_imports_nothing_at_top_level() -> None:
     top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
     names = {a.name for n in top for a in n.names}
     assert names <= {"annotations", "importlib"}
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """``.ci/run`` runs the README's test command and nothing weaker (issue 2)."""
+    root = PKG.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    ci = (root / ".ci" / "run").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0].strip() for b in readme.split("```bash")[1:]]
+    test_cmds = [b for b in blocks if "pytest" in b]
+    assert len(test_cmds) == 1, test_cmds
+    cmd = test_cmds[0]
+    ci_lines = [ln.strip() for ln in ci.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert cmd in ci_lines
+    assert "set -euo pipefail" in ci_lines
+    # nothing that would weaken the run: no deselection, no tolerated failure
+    for weak in ("|| true", "--deselect", " -k ", "--ignore", "-m not", "set +e"):
+        assert weak not in ci, weak
