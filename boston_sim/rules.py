@@ -72,9 +72,25 @@ _RUNG_FIELD_DEFAULTS: dict[str, Any] = {
     "note": "",
 }
 _RUNG_REQUIRED = ("id", "name", "kind", "target", "trump", "leader", "side", "payers", "payment")
-_TOP_KNOWN = {"id", "name", "source", "unit", "interpretations", "suit_rule", "suit_order",
-              "suit_classes", "partout", "options", "rung_defaults", "rungs", "tables",
-              "multiplier_option", "boston_card_bonus", "as_printed", "notes"}
+_TOP_KNOWN = {
+    "id",
+    "name",
+    "source",
+    "unit",
+    "interpretations",
+    "suit_rule",
+    "suit_order",
+    "suit_classes",
+    "partout",
+    "options",
+    "rung_defaults",
+    "rungs",
+    "tables",
+    "multiplier_option",
+    "boston_card_bonus",
+    "as_printed",
+    "notes",
+}
 _RUNG_KNOWN = set(_RUNG_REQUIRED) | set(_RUNG_FIELD_DEFAULTS) | {"rank", "optional"}
 
 
@@ -203,19 +219,27 @@ class OptionSpec:
             for c in self.choices:
                 if str(c).lower() == str(value).strip().lower():
                     if str(c) in self.unsupported:
-                        raise RulesError(f"option {self.name}={c} is not supported: {self.unsupported[str(c)]}")
+                        raise RulesError(
+                            f"option {self.name}={c} is not supported: {self.unsupported[str(c)]}"
+                        )
                     return c
-            raise RulesError(f"option {self.name}: bad value {value!r} (allowed: {self.describe()})")
+            raise RulesError(
+                f"option {self.name}: bad value {value!r} (allowed: {self.describe()})"
+            )
         try:
-            if isinstance(value, bool):
-                raise ValueError
-            num = float(value)
+            num = float("nan" if isinstance(value, bool) else value)  # true/false is no number
         except (TypeError, ValueError):
-            raise RulesError(f"option {self.name}: bad value {value!r} (allowed: {self.describe()})") from None
-        if not math.isfinite(num) or (self.minimum is not None and num < self.minimum) or (
-            self.maximum is not None and num > self.maximum
+            raise RulesError(
+                f"option {self.name}: bad value {value!r} (allowed: {self.describe()})"
+            ) from None
+        if (
+            not math.isfinite(num)
+            or (self.minimum is not None and num < self.minimum)
+            or (self.maximum is not None and num > self.maximum)
         ):
-            raise RulesError(f"option {self.name}: bad value {value!r} (allowed: {self.describe()})")
+            raise RulesError(
+                f"option {self.name}: bad value {value!r} (allowed: {self.describe()})"
+            )
         return int(num) if num.is_integer() else num
 
 
@@ -318,7 +342,9 @@ class RuleSet:
         ok = rung.success_vector()
         net = rung.payers * pay
         if pool:
-            net = net + np.where(ok, pool if rung.pool_bid else 0.0, -pool if rung.pool_double else 0.0)
+            net = net + np.where(
+                ok, pool if rung.pool_bid else 0.0, -pool if rung.pool_double else 0.0
+            )
         net = net + self.bonus_net(rung.id, trump, context)
         return net
 
@@ -345,12 +371,18 @@ class RuleSet:
             return 3 * amount
         return -amount if self.options.get("boston_bonus") != "declarer_only" else 0.0
 
-    def _params(self, rung: Rung, strain: int | None, context: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    def _params(
+        self, rung: Rung, strain: int | None, context: Mapping[str, Any] | None
+    ) -> Mapping[str, Any]:
         """The payment record for this rung, switching to its ``senior`` tariff when the
         declarer's free trump choice is the senior suit (A-43)."""
         spec = rung.payment
         senior_spec = spec.get("senior")
-        if senior_spec is None or strain is None or rung.trump not in ("declarer_choice", "declarer_choice_or_nt"):
+        if (
+            senior_spec is None
+            or strain is None
+            or rung.trump not in ("declarer_choice", "declarer_choice_or_nt")
+        ):
             return spec
         if not context or context.get("senior") is None:
             raise RulesError(
@@ -363,7 +395,9 @@ class RuleSet:
 
     # ------------------------------------------------------------------ display helpers
 
-    def trump_class(self, trump: str | int | None, context: Mapping[str, Any] | None = None) -> str | None:
+    def trump_class(
+        self, trump: str | int | None, context: Mapping[str, Any] | None = None
+    ) -> str | None:
         """See :func:`trump_class`."""
         return trump_class(self, trump, context)
 
@@ -408,23 +442,40 @@ class RuleSet:
         for r in self.rungs:
             pay = self.payment_vector(r.id)
             rd = {
-                "id": r.id, "name": r.name, "rank": r.rank, "kind": r.kind, "target": r.target,
-                "trump": r.trump, "tricks": r.tricks, "exposed": r.exposed, "leader": r.leader,
-                "side": r.side, "priced": r.priced, "payers": r.payers, "pool_bid": r.pool_bid,
-                "stop_early": r.stop_early, "aliases": list(r.aliases),
+                "id": r.id,
+                "name": r.name,
+                "rank": r.rank,
+                "kind": r.kind,
+                "target": r.target,
+                "trump": r.trump,
+                "tricks": r.tricks,
+                "exposed": r.exposed,
+                "leader": r.leader,
+                "side": r.side,
+                "priced": r.priced,
+                "payers": r.payers,
+                "pool_bid": r.pool_bid,
+                "stop_early": r.stop_early,
+                "aliases": list(r.aliases),
                 "payment": _json_vec(pay, r.tricks),
             }
             if "senior" in r.payment and r.priced:
-                rd["payment_senior"] = _json_vec(_payment_vector(self, r, r.payment["senior"]), r.tricks)
+                rd["payment_senior"] = _json_vec(
+                    _payment_vector(self, r, r.payment["senior"]), r.tricks
+                )
             if r.note:
                 rd["note"] = r.note
             rungs.append(rd)
         return {
-            "id": self.id, "name": self.name, "source": self.source, "unit": self.unit,
+            "id": self.id,
+            "name": self.name,
+            "source": self.source,
+            "unit": self.unit,
             "options": dict(self.options),
             "option_choices": {k: s.describe() for k, s in self.option_specs.items()},
             "interpretations": list(self.interpretations),
-            "suit_rule": self.suit_rule, "suit_order": list(self.suit_order),
+            "suit_rule": self.suit_rule,
+            "suit_order": list(self.suit_order),
             "suit_classes": list(self.suit_classes),
             "rungs": rungs,
         }
@@ -539,7 +590,9 @@ def misere_partout(tricks: list[int], red_in_white: float = 10) -> list[float]:
     return [r * float(red_in_white) for r in red]
 
 
-def trump_class(rules: RuleSet, trump: str | int | None, context: Mapping[str, Any] | None = None) -> str | None:
+def trump_class(
+    rules: RuleSet, trump: str | int | None, context: Mapping[str, Any] | None = None
+) -> str | None:
     """The class of a trump suit for display and tie-breaks at equal numbers.
 
     * classic Boston (``preference``): ``first_preference`` / ``colour`` / ``plain`` given
@@ -675,7 +728,10 @@ def _resolve_path(name_or_path: str | Path) -> Path:
         if not looks_like_path:
             p = DATA_DIR / f"{text}.toml"
             if not p.is_file():
-                raise RulesError(f"unknown rule set {text!r} (built-in: {', '.join(list_rules())}; or give a path to a .toml file)")
+                raise RulesError(
+                    f"unknown rule set {text!r} (built-in: {', '.join(list_rules())}; "
+                    "or give a path to a .toml file)"
+                )
             return p
         p = Path(text).expanduser()
     if not p.is_file():
@@ -715,8 +771,17 @@ def _as_tuple(t: type | tuple[type, ...]) -> tuple[type, ...]:
 
 
 def _type_name(t: type | tuple[type, ...]) -> str:
-    return " or ".join({"str": "a string", "int": "an integer", "float": "a number", "list": "a list",
-                        "dict": "a table", "bool": "true/false"}.get(x.__name__, x.__name__) for x in _as_tuple(t))
+    return " or ".join(
+        {
+            "str": "a string",
+            "int": "an integer",
+            "float": "a number",
+            "list": "a list",
+            "dict": "a table",
+            "bool": "true/false",
+        }.get(x.__name__, x.__name__)
+        for x in _as_tuple(t)
+    )
 
 
 def _parse_options(raw: Any, ck: _Checker) -> dict[str, OptionSpec]:
@@ -738,21 +803,34 @@ def _parse_options(raw: Any, ck: _Checker) -> dict[str, OptionSpec]:
             ch = o["choices"]
             if not isinstance(ch, list) or not ch:
                 raise ck.fail(f"{where}choices", "expected a non-empty list")
-            spec = OptionSpec(name, None, tuple(ch), unsupported=unsupported, help=str(o.get("help", "")))
+            spec = OptionSpec(
+                name, None, tuple(ch), unsupported=unsupported, help=str(o.get("help", ""))
+            )
         elif o.get("type") == "number":
-            spec = OptionSpec(name, None, None, o.get("min"), o.get("max"), unsupported=unsupported,
-                              help=str(o.get("help", "")))
+            spec = OptionSpec(
+                name,
+                None,
+                None,
+                o.get("min"),
+                o.get("max"),
+                unsupported=unsupported,
+                help=str(o.get("help", "")),
+            )
         else:
-            raise ck.fail(f"{where}choices", "missing (or give type = \"number\")")
+            raise ck.fail(f"{where}choices", 'missing (or give type = "number")')
         try:
             default = spec.coerce(o["default"])
         except RulesError as e:
             raise ck.fail(f"{where}default", str(e)) from None
-        specs[name] = OptionSpec(name, default, spec.choices, spec.minimum, spec.maximum, spec.unsupported, spec.help)
+        specs[name] = OptionSpec(
+            name, default, spec.choices, spec.minimum, spec.maximum, spec.unsupported, spec.help
+        )
     return specs
 
 
-def _resolve_value(v: Any, options: Mapping[str, Any], specs: Mapping[str, OptionSpec], ck: _Checker, fld: str) -> Any:
+def _resolve_value(
+    v: Any, options: Mapping[str, Any], specs: Mapping[str, OptionSpec], ck: _Checker, fld: str
+) -> Any:
     """A field may be ``{option = "name", value1 = x, value2 = y}``: pick by the option."""
     if isinstance(v, dict) and "option" in v:
         name = v["option"]
@@ -796,9 +874,12 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
     if suit_rule not in SUIT_RULES:
         raise ck.fail("suit_rule", f"{suit_rule!r} is not one of {', '.join(SUIT_RULES)}")
     suit_order = tuple(raw.get("suit_order", ()))
-    if suit_rule == "fixed":
-        if not suit_order or any(s not in STRAIN_LETTERS for s in suit_order) or len(set(suit_order)) != len(suit_order):
-            raise ck.fail("suit_order", "expected distinct strain letters S, H, D, C, NT, high -> low")
+    if suit_rule == "fixed" and (
+        not suit_order
+        or any(s not in STRAIN_LETTERS for s in suit_order)
+        or len(set(suit_order)) != len(suit_order)
+    ):
+        raise ck.fail("suit_order", "expected distinct strain letters S, H, D, C, NT, high -> low")
     suit_classes = tuple(raw.get("suit_classes", ()))
     if suit_rule != "fixed" and not suit_classes:
         raise ck.fail("suit_classes", f"missing (needed by suit_rule {suit_rule!r})")
@@ -807,9 +888,8 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
     if multiplier_option is not None and multiplier_option not in specs:
         raise ck.fail("multiplier_option", f"refers to undeclared option {multiplier_option!r}")
     bonus = raw.get("boston_card_bonus")
-    if bonus is not None:
-        if not isinstance(bonus, dict) or not _num(bonus.get("amount")):
-            raise ck.fail("boston_card_bonus.amount", "expected a number")
+    if bonus is not None and (not isinstance(bonus, dict) or not _num(bonus.get("amount"))):
+        raise ck.fail("boston_card_bonus.amount", "expected a number")
     partout = raw.get("partout", "") == "red_counters"
 
     tables = raw.get("tables", {})
@@ -835,25 +915,41 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
                 raise ck.fail(f"{where}{k}", "unknown field")
         if rec.get("optional") is not None:
             if rec["optional"] not in specs:
-                raise ck.fail(f"{where}optional", f"refers to undeclared option {rec['optional']!r}")
+                raise ck.fail(
+                    f"{where}optional", f"refers to undeclared option {rec['optional']!r}"
+                )
             if str(options[rec["optional"]]) in ("off", "False", "false", "0"):
                 continue
         resolved = {k: _resolve_value(v, options, specs, ck, f"{where}{k}") for k, v in rec.items()}
-        rungs.append(_build_rung(resolved, len(rungs) + 1, i + 1, where, ck, specs, tables, options))
+        rungs.append(
+            _build_rung(resolved, len(rungs) + 1, i + 1, where, ck, specs, tables, options)
+        )
         # Check the payment under every value of the options it depends on, so that a gap
         # in a table used only by a non-default option is found at load time too.
         for opt in sorted(_option_refs(rec.get("payment"))):
             for choice_value in specs[opt].choices or ():
                 alt = {**options, opt: choice_value}
-                alt_rec = {k: _resolve_value(v, alt, specs, ck, f"{where}{k}") for k, v in rec.items()}
-                if isinstance(alt_rec.get("payment"), dict) and isinstance(alt_rec.get("target"), int):
-                    _check_payment(alt_rec["payment"], str(alt_rec.get("kind")), alt_rec["target"],
-                                   str(alt_rec.get("id")), f"{where}payment.", ck, tables, alt)
+                alt_rec = {
+                    k: _resolve_value(v, alt, specs, ck, f"{where}{k}") for k, v in rec.items()
+                }
+                if isinstance(alt_rec.get("payment"), dict) and isinstance(
+                    alt_rec.get("target"), int
+                ):
+                    _check_payment(
+                        alt_rec["payment"],
+                        str(alt_rec.get("kind")),
+                        alt_rec["target"],
+                        str(alt_rec.get("id")),
+                        f"{where}payment.",
+                        ck,
+                        tables,
+                        alt,
+                    )
 
     ids = [r.id for r in rungs]
     dup = {x for x in ids if ids.count(x) > 1}
     if dup:
-        raise ck.fail("rungs.id", f"duplicate id {sorted(dup)[0]!r}")
+        raise ck.fail("rungs.id", f"duplicate id {min(dup)!r}")
     _check_rank_order(rungs, ck)
 
     lookup: dict[str, str] = {}
@@ -865,10 +961,23 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
             lookup[nk] = r.id
 
     return RuleSet(
-        id=rid, name=name, source=source, unit=unit, path=path, options=options, option_specs=specs,
-        interpretations=tuple(interps), suit_rule=suit_rule, suit_order=suit_order,
-        suit_classes=suit_classes, rungs=rungs, tables=tables, multiplier_option=multiplier_option,
-        boston_bonus=bonus, partout=partout, _lookup=lookup,
+        id=rid,
+        name=name,
+        source=source,
+        unit=unit,
+        path=path,
+        options=options,
+        option_specs=specs,
+        interpretations=tuple(interps),
+        suit_rule=suit_rule,
+        suit_order=suit_order,
+        suit_classes=suit_classes,
+        rungs=rungs,
+        tables=tables,
+        multiplier_option=multiplier_option,
+        boston_bonus=bonus,
+        partout=partout,
+        _lookup=lookup,
     )
 
 
@@ -891,14 +1000,21 @@ def _check_rank_order(rungs: list[Rung], ck: _Checker) -> None:
         if last is not None and r.target < last.target:
             raise ck.fail(
                 f"rungs[{r.id}].rank",
-                f"wrong rank order: {r.id} (target {r.target}) ranks above {last.id} (target {last.target})",
+                f"wrong rank order: {r.id} (target {r.target}) ranks above "
+                f"{last.id} (target {last.target})",
             )
         last = r
 
 
 def _build_rung(
-    rec: dict[str, Any], rank: int, position: int, where: str, ck: _Checker,
-    specs: Mapping[str, OptionSpec], tables: Mapping[str, Any], options: Mapping[str, Any],
+    rec: dict[str, Any],
+    rank: int,
+    position: int,
+    where: str,
+    ck: _Checker,
+    specs: Mapping[str, OptionSpec],
+    tables: Mapping[str, Any],
+    options: Mapping[str, Any],
 ) -> Rung:
     for k in _RUNG_REQUIRED:
         if k not in rec:
@@ -907,7 +1023,11 @@ def _build_rung(
     if not _RUNG_ID.match(rid):
         raise ck.fail(f"{where}id", f"{rid!r} must be a short lower-case word (a-z, 0-9, _)")
     if "rank" in rec and rec["rank"] != position:
-        raise ck.fail(f"{where}rank", f"rank {rec['rank']!r} out of order (rungs are listed lowest first; expected {position})")
+        raise ck.fail(
+            f"{where}rank",
+            f"rank {rec['rank']!r} out of order "
+            f"(rungs are listed lowest first; expected {position})",
+        )
 
     def choice(key: str, allowed: tuple[str, ...]) -> str:
         v = ck.need(rec, key, str, where)
@@ -922,7 +1042,9 @@ def _build_rung(
     exposed = choice("exposed", EXPOSURES)
     tricks = ck.need(rec, "tricks", int, where)
     if tricks not in (12, 13):
-        raise ck.fail(f"{where}tricks", f"{tricks} must be 13, or 12 when every player discards one card")
+        raise ck.fail(
+            f"{where}tricks", f"{tricks} must be 13, or 12 when every player discards one card"
+        )
     target = ck.need(rec, "target", int, where)
     if kind == "zero" and target != 0:
         raise ck.fail(f"{where}target", "must be 0 for kind 'zero'")
@@ -931,7 +1053,9 @@ def _build_rung(
     if kind == "exactly" and not 0 <= target <= tricks:
         raise ck.fail(f"{where}target", f"{target} out of range 0..{tricks}")
     if kind != "at_least" and trump != "none":
-        raise ck.fail(f"{where}trump", f"kind {kind!r} contracts are played without trumps here; use 'none'")
+        raise ck.fail(
+            f"{where}trump", f"kind {kind!r} contracts are played without trumps here; use 'none'"
+        )
     payers = ck.need(rec, "payers", int, where)
     if not 1 <= payers <= (3 if side == "alone" else 2):
         raise ck.fail(f"{where}payers", f"{payers} out of range for side {side!r}")
@@ -953,11 +1077,24 @@ def _build_rung(
         _check_payment(senior, kind, target, rid, f"{where}payment.senior.", ck, tables, options)
         payment = {**payment, "senior": senior}
     return Rung(
-        id=rid, name=ck.need(rec, "name", str, where), rank=rank, kind=kind, target=target,
-        trump=trump, tricks=tricks, exposed=None if exposed == "none" else exposed, leader=leader,
-        side=side, priced=priced, payers=payers, pool_bid=rec["pool_bid"],
-        pool_double=rec["pool_double"], stop_early=rec["stop_early"],
-        slam_failure=rec["slam_failure"], aliases=tuple(aliases), note=str(rec["note"]),
+        id=rid,
+        name=ck.need(rec, "name", str, where),
+        rank=rank,
+        kind=kind,
+        target=target,
+        trump=trump,
+        tricks=tricks,
+        exposed=None if exposed == "none" else exposed,
+        leader=leader,
+        side=side,
+        priced=priced,
+        payers=payers,
+        pool_bid=rec["pool_bid"],
+        pool_double=rec["pool_double"],
+        stop_early=rec["stop_early"],
+        slam_failure=rec["slam_failure"],
+        aliases=tuple(aliases),
+        note=str(rec["note"]),
         payment=payment,
     )
 
@@ -967,8 +1104,14 @@ def _num(v: Any) -> bool:
 
 
 def _check_payment(
-    p: dict[str, Any], kind: str, target: int, rid: str, where: str, ck: _Checker,
-    tables: Mapping[str, Any], options: Mapping[str, Any],
+    p: dict[str, Any],
+    kind: str,
+    target: int,
+    rid: str,
+    where: str,
+    ck: _Checker,
+    tables: Mapping[str, Any],
+    options: Mapping[str, Any],
 ) -> bool:
     """Validate one payment record; return whether the rung is priced."""
     typ = p.get("type")
@@ -994,13 +1137,19 @@ def _check_payment(
             if key == "success":
                 if isinstance(row, list):
                     if len(row) != MAX_TRICKS + 1 - target:
-                        raise ck.fail(fld, f"expected {MAX_TRICKS + 1 - target} amounts (t = {target}..13), got {len(row)}")
+                        raise ck.fail(
+                            fld,
+                            f"expected {MAX_TRICKS + 1 - target} amounts "
+                            f"(t = {target}..13), got {len(row)}",
+                        )
                 elif not _num(row):
                     raise ck.fail(fld, "expected a number or a list of numbers")
             else:
                 if not isinstance(row, list) or len(row) != target:
                     n = len(row) if isinstance(row, list) else "no list"
-                    raise ck.fail(fld, f"expected {target} amounts (1..{target} tricks short), got {n}")
+                    raise ck.fail(
+                        fld, f"expected {target} amounts (1..{target} tricks short), got {n}"
+                    )
             for j, v in enumerate(row if isinstance(row, list) else [row]):
                 if not _num(v):
                     raise ck.fail(f"{fld}[{j}]", f"expected a number, got {v!r}")
@@ -1029,6 +1178,8 @@ def _check_payment(
     if kind != "at_least" and (p.get("over") or p.get("under")):
         raise ck.fail(f"{where}over", f"no over/under-tricks in a {kind!r} contract")
     zd = p.get("zero_double_tricks")
-    if zd is not None and (not isinstance(zd, int) or isinstance(zd, bool) or not 0 <= zd <= MAX_TRICKS):
+    if zd is not None and (
+        not isinstance(zd, int) or isinstance(zd, bool) or not 0 <= zd <= MAX_TRICKS
+    ):
         raise ck.fail(f"{where}zero_double_tricks", f"expected an integer 0..13, got {zd!r}")
     return True

@@ -31,7 +31,13 @@ def error_text(res) -> str:
 def test_rules_lists_every_rule_set() -> None:
     res = run("rules")
     assert res.exit_code == 0, res.output
-    for rid in ("boston_foster", "fontainebleau_foster", "boston_modern", "solo_whist_foster", "boston_russian"):
+    for rid in (
+        "boston_foster",
+        "fontainebleau_foster",
+        "boston_modern",
+        "solo_whist_foster",
+        "boston_russian",
+    ):
         assert rid in res.output
     assert "Foster's Hoyle" in res.output
 
@@ -72,13 +78,23 @@ def test_rules_unpriced_json_has_nulls() -> None:
     res = run("rules", "fontainebleau_foster", "--json")
     d = json.loads(res.stdout)
     assert all(v is None for r in d["rungs"] for v in r["payment"])
-    assert [r["id"] for r in d["rungs"]][:5] == ["boston", "six", "little_misere", "seven", "piccolissimo"]
+    assert [r["id"] for r in d["rungs"]][:5] == [
+        "boston",
+        "six",
+        "little_misere",
+        "seven",
+        "piccolissimo",
+    ]
 
 
 def test_rules_user_file(tmp_path: Path) -> None:
     p = tmp_path / "house.toml"
-    p.write_text((DATA_DIR / "boston_modern.toml").read_text(encoding="utf-8").replace(
-        'id = "boston_modern"', 'id = "house"'), encoding="utf-8")
+    p.write_text(
+        (DATA_DIR / "boston_modern.toml")
+        .read_text(encoding="utf-8")
+        .replace('id = "boston_modern"', 'id = "house"'),
+        encoding="utf-8",
+    )
     res = run("rules", str(p), "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["id"] == "house"
@@ -86,13 +102,19 @@ def test_rules_user_file(tmp_path: Path) -> None:
     assert json.loads(res.stdout)["per_adversary"] == [10, 10, 10]
 
 
-@pytest.mark.parametrize("args,msg", [
-    (("rules", "whist"), "unknown rule set 'whist'"),
-    (("rules", "boston_foster", "--option", "payments=french"), "option payments: bad value 'french'"),
-    (("rules", "boston_foster", "--option", "payments"), "must be key=value"),
-    (("rules", "boston_foster", "-o", "colour=red"), "unknown option 'colour'"),
-    (("rules", "/nonexistent/x.toml"), "not found"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (("rules", "whist"), "unknown rule set 'whist'"),
+        (
+            ("rules", "boston_foster", "--option", "payments=french"),
+            "option payments: bad value 'french'",
+        ),
+        (("rules", "boston_foster", "--option", "payments"), "must be key=value"),
+        (("rules", "boston_foster", "-o", "colour=red"), "unknown option 'colour'"),
+        (("rules", "/nonexistent/x.toml"), "not found"),
+    ],
+)
 def test_rules_bad_input(args: tuple[str, ...], msg: str) -> None:
     res = run(*args)
     assert res.exit_code == 2
@@ -103,7 +125,11 @@ def test_rules_bad_input(args: tuple[str, ...], msg: str) -> None:
 
 def test_rules_broken_user_file(tmp_path: Path) -> None:
     p = tmp_path / "broken.toml"
-    p.write_text((DATA_DIR / "boston_foster.toml").read_text(encoding="utf-8").replace('kind = "zero"', 'kind = "nil"', 1))
+    p.write_text(
+        (DATA_DIR / "boston_foster.toml")
+        .read_text(encoding="utf-8")
+        .replace('kind = "zero"', 'kind = "nil"', 1)
+    )
     res = run("rules", str(p))
     assert res.exit_code == 2
     assert "broken.toml: rungs[little_misere].kind" in error_text(res)
@@ -130,7 +156,16 @@ def test_score_json_and_seed_name() -> None:
 
 
 def test_score_options_and_trump() -> None:
-    res = run("score", "--rules", "boston_foster", "seven", "10", "--option", "payments=american", "--json")
+    res = run(
+        "score",
+        "--rules",
+        "boston_foster",
+        "seven",
+        "10",
+        "--option",
+        "payments=american",
+        "--json",
+    )
     assert json.loads(res.stdout)["per_adversary"] == [20, 20, 20]
     res = run("score", "--rules", "boston_foster", "seven", "7", "-o", "pool=10", "--json")
     assert json.loads(res.stdout)["net"] == 3 * 18 + 10
@@ -142,7 +177,19 @@ def test_score_options_and_trump() -> None:
 
 
 def test_score_russian_context() -> None:
-    res = run("score", "-r", "boston_russian", "independence", "8", "--trump", "S", "--senior", "S", "--boston", "--json")
+    res = run(
+        "score",
+        "-r",
+        "boston_russian",
+        "independence",
+        "8",
+        "--trump",
+        "S",
+        "--senior",
+        "S",
+        "--boston",
+        "--json",
+    )
     d = json.loads(res.stdout)
     assert d["per_adversary"] == [32, 32, 32] and d["bonus"] == 6 and d["net"] == 3 * 32 + 6
     res = run("score", "-r", "boston_russian", "independence", "8", "--trump", "S")
@@ -151,16 +198,22 @@ def test_score_russian_context() -> None:
     assert json.loads(res.stdout)["per_adversary"] == [4, 0]
 
 
-@pytest.mark.parametrize("args,msg", [
-    (("score", "--rules", "nope", "eight", "7"), "unknown rule set 'nope'"),
-    (("score", "--rules", "boston_foster", "eightish", "7"), "unknown contract 'eightish'"),
-    (("score", "--rules", "boston_foster", "eight", "14"), "tricks 14 out of range 0..13"),
-    (("score", "--rules", "boston_foster", "little_misere", "13"), "out of range 0..12"),
-    (("score", "--rules", "boston_foster", "eight", "seven"), "whole number"),
-    (("score", "--rules", "boston_foster", "eight", "8", "--trump", "X"), "unknown trump"),
-    (("score", "--rules", "boston_foster", "eight", "8", "--trump", "NT"), "no-trump"),
-    (("score", "--rules", "boston_foster", "eight", "8", "-o", "slam_failure=sometimes"), "allowed: played_out|one_trick"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (("score", "--rules", "nope", "eight", "7"), "unknown rule set 'nope'"),
+        (("score", "--rules", "boston_foster", "eightish", "7"), "unknown contract 'eightish'"),
+        (("score", "--rules", "boston_foster", "eight", "14"), "tricks 14 out of range 0..13"),
+        (("score", "--rules", "boston_foster", "little_misere", "13"), "out of range 0..12"),
+        (("score", "--rules", "boston_foster", "eight", "seven"), "whole number"),
+        (("score", "--rules", "boston_foster", "eight", "8", "--trump", "X"), "unknown trump"),
+        (("score", "--rules", "boston_foster", "eight", "8", "--trump", "NT"), "no-trump"),
+        (
+            ("score", "--rules", "boston_foster", "eight", "8", "-o", "slam_failure=sometimes"),
+            "allowed: played_out|one_trick",
+        ),
+    ],
+)
 def test_score_bad_input(args: tuple[str, ...], msg: str) -> None:
     res = run(*args)
     assert res.exit_code == 2, res.output

@@ -9,7 +9,13 @@ import pytest
 from boston_sim.errors import RulesError
 from boston_sim.rules import DATA_DIR, RuleSet, list_rules, load_rules, score
 
-BUILT_IN = ["boston_foster", "boston_modern", "boston_russian", "fontainebleau_foster", "solo_whist_foster"]
+BUILT_IN = [
+    "boston_foster",
+    "boston_modern",
+    "boston_russian",
+    "fontainebleau_foster",
+    "solo_whist_foster",
+]
 
 
 def test_list_rules() -> None:
@@ -37,13 +43,20 @@ def test_every_built_in_cites_its_interpretations() -> None:
     for rid in BUILT_IN:
         text = (DATA_DIR / f"{rid}.toml").read_text(encoding="utf-8")
         cited = set(re.findall(r"A-\d\d", text))
-        assert cited <= set(load_rules(rid).interpretations), (rid, cited - set(load_rules(rid).interpretations))
+        assert cited <= set(load_rules(rid).interpretations), (
+            rid,
+            cited - set(load_rules(rid).interpretations),
+        )
 
 
 def test_load_by_path(tmp_path: Path) -> None:
     p = tmp_path / "my_rules.toml"
-    p.write_text((DATA_DIR / "boston_foster.toml").read_text(encoding="utf-8").replace(
-        'id = "boston_foster"', 'id = "my_boston"'), encoding="utf-8")
+    p.write_text(
+        (DATA_DIR / "boston_foster.toml")
+        .read_text(encoding="utf-8")
+        .replace('id = "boston_foster"', 'id = "my_boston"'),
+        encoding="utf-8",
+    )
     rules = load_rules(str(p))
     assert rules.id == "my_boston"
     assert score(rules, "eight", 7).amount == -23
@@ -68,29 +81,60 @@ def broken(tmp_path: Path, old: str, new: str, base: str = "boston_foster") -> P
     return p
 
 
-@pytest.mark.parametrize("old,new,field", [
-    ('unit = "white counters"\n', "", "unit: missing"),
-    ('kind = "at_least"\ntarget = 5\n', 'kind = "at_most"\ntarget = 5\n', "rungs[boston].kind"),
-    ('kind = "at_least"\ntarget = 5\n', 'kind = "at_least"\n', "rungs[boston].target: missing"),
-    ('trump = "declarer_choice"\npayment', 'trump = "whatever"\npayment', "rungs[boston].trump"),
-    ('leader = "eldest"', 'leader = "dealer"', "rungs[boston].leader"),
-    ("8 = [23, 34, 46, 56, 67, 78, 89, 110]", "8 = [23, 34, 46, 56, 67, 78, 89]", "tables.failure_english.8"),
-    ("8 = [23, 24, 26, 28, 29, 31]", "8 = [23, 24, 26, 28, 31]", "tables.success_english.8"),
-    ("9 = [32, 34, 36, 39, 41]", "", "tables.success_english.9: missing row"),
-    ("7 = [18, 20, 21, 22, 23, 24, 26]", '7 = [18, 20, 21, "x", 23, 24, 26]', "tables.success_english.7[3]"),
-    # a gap in a table used only with payments=american is found as well
-    ("9 = [35, 45, 55, 65, 80, 95, 110, 125, 140]", "9 = [35, 45, 55, 65, 80, 95, 110, 125]", "tables.failure_american.9"),
-    ("payment = { type = \"flat\", amount = 40 }", "payment = { type = \"flat\" }", "rungs[grand_misere].payment.amount"),
-    ("payment = { type = \"flat\", amount = 40 }", "payment = { type = \"bonus\" }", "rungs[grand_misere].payment.type"),
-    ('id = "twelve"', 'id = "Twelve Tricks"', "rungs[Twelve Tricks].id"),
-    ('id = "twelve"', 'id = "eleven"', "duplicate id 'eleven'"),
-    ("tricks = 12\nstop_early", "tricks = 11\nstop_early", "rungs[little_misere].tricks"),
-    ('default = "english"', 'default = "french"', "options.payments.default"),
-    ('interpretations = ["A-01"', 'interpretations = ["A1"', "interpretations"),
-    ('partout = "red_counters"', 'partout = "red_counters"\ncolour = "blue"', "colour: unknown field"),
-    ("pool_bid = false\n", "pool_bid = false\nfoo = 1\n", "rungs[boston].foo: unknown field"),
-    ("payers = 3 ", "payers = 4 ", "rungs[boston].payers"),
-])
+@pytest.mark.parametrize(
+    "old,new,field",
+    [
+        ('unit = "white counters"\n', "", "unit: missing"),
+        ('kind = "at_least"\ntarget = 5\n', 'kind = "at_most"\ntarget = 5\n', "rungs[boston].kind"),
+        ('kind = "at_least"\ntarget = 5\n', 'kind = "at_least"\n', "rungs[boston].target: missing"),
+        (
+            'trump = "declarer_choice"\npayment',
+            'trump = "whatever"\npayment',
+            "rungs[boston].trump",
+        ),
+        ('leader = "eldest"', 'leader = "dealer"', "rungs[boston].leader"),
+        (
+            "8 = [23, 34, 46, 56, 67, 78, 89, 110]",
+            "8 = [23, 34, 46, 56, 67, 78, 89]",
+            "tables.failure_english.8",
+        ),
+        ("8 = [23, 24, 26, 28, 29, 31]", "8 = [23, 24, 26, 28, 31]", "tables.success_english.8"),
+        ("9 = [32, 34, 36, 39, 41]", "", "tables.success_english.9: missing row"),
+        (
+            "7 = [18, 20, 21, 22, 23, 24, 26]",
+            '7 = [18, 20, 21, "x", 23, 24, 26]',
+            "tables.success_english.7[3]",
+        ),
+        # a gap in a table used only with payments=american is found as well
+        (
+            "9 = [35, 45, 55, 65, 80, 95, 110, 125, 140]",
+            "9 = [35, 45, 55, 65, 80, 95, 110, 125]",
+            "tables.failure_american.9",
+        ),
+        (
+            'payment = { type = "flat", amount = 40 }',
+            'payment = { type = "flat" }',
+            "rungs[grand_misere].payment.amount",
+        ),
+        (
+            'payment = { type = "flat", amount = 40 }',
+            'payment = { type = "bonus" }',
+            "rungs[grand_misere].payment.type",
+        ),
+        ('id = "twelve"', 'id = "Twelve Tricks"', "rungs[Twelve Tricks].id"),
+        ('id = "twelve"', 'id = "eleven"', "duplicate id 'eleven'"),
+        ("tricks = 12\nstop_early", "tricks = 11\nstop_early", "rungs[little_misere].tricks"),
+        ('default = "english"', 'default = "french"', "options.payments.default"),
+        ('interpretations = ["A-01"', 'interpretations = ["A1"', "interpretations"),
+        (
+            'partout = "red_counters"',
+            'partout = "red_counters"\ncolour = "blue"',
+            "colour: unknown field",
+        ),
+        ("pool_bid = false\n", "pool_bid = false\nfoo = 1\n", "rungs[boston].foo: unknown field"),
+        ("payers = 3 ", "payers = 4 ", "rungs[boston].payers"),
+    ],
+)
 def test_broken_file_names_file_and_field(tmp_path: Path, old: str, new: str, field: str) -> None:
     p = broken(tmp_path, old, new)
     with pytest.raises(RulesError) as ei:
@@ -103,8 +147,11 @@ def test_broken_file_names_file_and_field(tmp_path: Path, old: str, new: str, fi
 
 def test_wrong_rank_order(tmp_path: Path) -> None:
     # swap the targets of Six and Seven: Seven Tricks would then rank below Six
-    p = broken(tmp_path, 'id = "six"\nname = "Six Tricks"\nkind = "at_least"\ntarget = 6',
-               'id = "six"\nname = "Six Tricks"\nkind = "at_least"\ntarget = 8')
+    p = broken(
+        tmp_path,
+        'id = "six"\nname = "Six Tricks"\nkind = "at_least"\ntarget = 6',
+        'id = "six"\nname = "Six Tricks"\nkind = "at_least"\ntarget = 8',
+    )
     with pytest.raises(RulesError, match=r"broken.toml: rungs\[seven\].rank: wrong rank order"):
         load_rules(str(p))
     # explicit ranks must follow the listed order
@@ -125,7 +172,9 @@ def test_built_in_errors_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(RulesError, match="broken.toml: rungz: unknown field"):
         load_rules(str(p))
     p = tmp_path / "empty.toml"
-    p.write_text('id = "x"\nname = "x"\nsource = "x"\nunit = "x"\ninterpretations = []\nsuit_order = ["S"]\n')
+    p.write_text(
+        'id = "x"\nname = "x"\nsource = "x"\nunit = "x"\ninterpretations = []\nsuit_order = ["S"]\n'
+    )
     with pytest.raises(RulesError, match="empty.toml: rungs: missing or empty"):
         load_rules(str(p))
 
@@ -135,7 +184,11 @@ def test_built_in_errors_name_the_file(tmp_path: Path) -> None:
 
 def test_option_defaults() -> None:
     assert load_rules("boston_foster").options == {
-        "payments": "english", "slam_failure": "played_out", "red_in_white": 10, "pool": 0}
+        "payments": "english",
+        "slam_failure": "played_out",
+        "red_in_white": 10,
+        "pool": 0,
+    }
     assert load_rules("solo_whist_foster").options["red_in_white"] == 5
     assert load_rules("boston_modern").options["misere_amounts"] == "midpoint"
     ru = load_rules("boston_russian").options
@@ -144,25 +197,42 @@ def test_option_defaults() -> None:
 
 
 def test_options_coerced_from_strings() -> None:
-    rules = load_rules("boston_russian", {"round_multiplier": "2", "boston_card_mode": "OWN_SUIT_TOP"})
+    rules = load_rules(
+        "boston_russian", {"round_multiplier": "2", "boston_card_mode": "OWN_SUIT_TOP"}
+    )
     assert rules.options["round_multiplier"] == 2
     assert rules.options["boston_card_mode"] == "own_suit_top"
     assert load_rules("boston_foster", {"pool": "2.5"}).options["pool"] == 2.5
 
 
-@pytest.mark.parametrize("rid,opts,msg", [
-    ("boston_foster", {"payment": "american"}, r"unknown option 'payment' for boston_foster \(options: payments"),
-    ("boston_foster", {"payments": "french"}, r"option payments: bad value 'french' \(allowed: english\|american\)"),
-    ("boston_foster", {"pool": "lots"}, r"option pool: bad value 'lots'"),
-    ("boston_foster", {"pool": -3}, r"option pool: bad value"),
-    ("boston_russian", {"round_multiplier": "3"}, r"allowed: 1\|2"),
-    ("boston_russian", {"boston_card_mode": "on"}, r"allowed: trump\|own_suit_top\|off"),
-    ("boston_russian", {"boston_bonus": "all"}, r"allowed: any_holder\|declarer_only"),
-    ("boston_russian", {"pair_payment": "split"}, r"allowed: paired\|each"),
-    ("boston_modern", {"misere_amounts": "upper"}, r"allowed: midpoint\|lower"),
-    ("fontainebleau_foster", {"payments": "english"}, r"unknown option 'payments'.*options: none"),
-    ("solo_whist_foster", {"red_in_white": "0"}, r"red_in_white: bad value"),
-])
+@pytest.mark.parametrize(
+    "rid,opts,msg",
+    [
+        (
+            "boston_foster",
+            {"payment": "american"},
+            r"unknown option 'payment' for boston_foster \(options: payments",
+        ),
+        (
+            "boston_foster",
+            {"payments": "french"},
+            r"option payments: bad value 'french' \(allowed: english\|american\)",
+        ),
+        ("boston_foster", {"pool": "lots"}, r"option pool: bad value 'lots'"),
+        ("boston_foster", {"pool": -3}, r"option pool: bad value"),
+        ("boston_russian", {"round_multiplier": "3"}, r"allowed: 1\|2"),
+        ("boston_russian", {"boston_card_mode": "on"}, r"allowed: trump\|own_suit_top\|off"),
+        ("boston_russian", {"boston_bonus": "all"}, r"allowed: any_holder\|declarer_only"),
+        ("boston_russian", {"pair_payment": "split"}, r"allowed: paired\|each"),
+        ("boston_modern", {"misere_amounts": "upper"}, r"allowed: midpoint\|lower"),
+        (
+            "fontainebleau_foster",
+            {"payments": "english"},
+            r"unknown option 'payments'.*options: none",
+        ),
+        ("solo_whist_foster", {"red_in_white": "0"}, r"red_in_white: bad value"),
+    ],
+)
 def test_bad_options(rid: str, opts: dict, msg: str) -> None:
     with pytest.raises(RulesError, match=msg):
         load_rules(rid, opts)

@@ -20,11 +20,21 @@ from boston_sim.rules import load_rules, score
 RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
 
 pytestmark = pytest.mark.skipif(
-    not RULES_MD.is_file(), reason=f"specification {RULES_MD} not found (shared/ must sit beside the checkout)"
+    not RULES_MD.is_file(),
+    reason=f"specification {RULES_MD} not found (shared/ must sit beside the checkout)",
 )
 
-WORDS = {"five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
-         "twelve": 12, "thirteen": 13}
+WORDS = {
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+}
 
 
 # --------------------------------------------------------------------------- markdown helpers
@@ -38,11 +48,15 @@ def spec() -> str:
 def section(text: str, heading: str) -> str:
     """The body of the section whose heading starts with ``heading`` (up to the next heading)."""
     lines = text.splitlines()
-    start = next(i for i, ln in enumerate(lines) if ln.startswith("#") and ln.lstrip("#").strip().startswith(heading))
+    start = next(
+        i
+        for i, ln in enumerate(lines)
+        if ln.startswith("#") and ln.lstrip("#").strip().startswith(heading)
+    )
     level = len(lines[start]) - len(lines[start].lstrip("#"))
     body = []
     in_code = False
-    for ln in lines[start + 1:]:
+    for ln in lines[start + 1 :]:
         if ln.startswith("```"):
             in_code = not in_code  # "# ..." inside a code block is a comment, not a heading
         elif not in_code and ln.startswith("#") and len(ln) - len(ln.lstrip("#")) <= level:
@@ -88,11 +102,16 @@ def first_int(c: str) -> int:
 # --------------------------------------------------------------------------- classic Boston
 
 
-@pytest.mark.parametrize("payments,success_sec,failure_sec", [
-    ("english", "2.1.6", "2.1.8"),
-    ("american", "2.1.7", "2.1.9"),
-])
-def test_boston_foster_trick_tables(spec: str, payments: str, success_sec: str, failure_sec: str) -> None:
+@pytest.mark.parametrize(
+    "payments,success_sec,failure_sec",
+    [
+        ("english", "2.1.6", "2.1.8"),
+        ("american", "2.1.7", "2.1.9"),
+    ],
+)
+def test_boston_foster_trick_tables(
+    spec: str, payments: str, success_sec: str, failure_sec: str
+) -> None:
     rules = load_rules("boston_foster", {"payments": payments})
     ids = {r.target: r.id for r in rules.rungs if r.kind == "at_least"}
     checked = 0
@@ -153,8 +172,10 @@ def test_boston_foster_misere_table(spec: str) -> None:
 
 def test_boston_foster_matches_appendix(spec: str) -> None:
     ns = appendix(spec)
-    for payments, succ, fail in (("english", "BOSTON_FOSTER_SUCCESS", "BOSTON_FOSTER_FAILURE"),
-                                 ("american", "BOSTON_FOSTER_SUCCESS_AMERICAN", "BOSTON_FOSTER_FAILURE_AMERICAN")):
+    for payments, succ, fail in (
+        ("english", "BOSTON_FOSTER_SUCCESS", "BOSTON_FOSTER_FAILURE"),
+        ("american", "BOSTON_FOSTER_SUCCESS_AMERICAN", "BOSTON_FOSTER_FAILURE_AMERICAN"),
+    ):
         rules = load_rules("boston_foster", {"payments": payments})
         for rung in rules.rungs:
             pay = rules.payment_vector(rung.id)
@@ -172,7 +193,8 @@ def test_boston_foster_matches_appendix(spec: str) -> None:
     # ladder: id, name, kind, target, trump, tricks, exposure, in rank order
     rules = load_rules("boston_foster")
     assert [ladder_tuple(r) for r in rules.rungs] == [
-        (i, n, k, tg, tr, tk, ex or None) for (i, n, k, tg, tr, tk, ex) in ns["BOSTON_FOSTER_LADDER"]
+        (i, n, k, tg, tr, tk, ex or None)
+        for (i, n, k, tg, tr, tk, ex) in ns["BOSTON_FOSTER_LADDER"]
     ]
     assert rules.options["red_in_white"] == ns["BOSTON_RED_IN_WHITE"]
     pool_from = rules.rung(ns["BOSTON_FOSTER_POOL_BID_FROM"]).rank
@@ -189,7 +211,7 @@ def ladder_tuple(r) -> tuple:
 def appendix(spec: str) -> dict:
     """Execute the Python literals (and reference functions) of RULES.md Appendix A."""
     body = section(spec, "Appendix A")
-    code = re.search(r"```python\n(.*?)```", body, re.S).group(1)
+    code = re.search(r"```python\n(.*?)```", body, re.DOTALL).group(1)
     ns: dict = {}
     exec(compile(code, "RULES.md Appendix A", "exec"), ns)  # noqa: S102 - the spec's own literals
     return ns
@@ -224,7 +246,7 @@ def _formula(text: str):
     """'+(5 + (t − 8))' -> callable of t; '+15 (t = 0)' -> constant."""
     expr = re.sub(r"\s*\(t = 0\)", "", text).replace("−", "-").strip()
     code = compile(expr, "RULES.md §2.3.5", "eval")
-    return lambda t: eval(code, {}, {"t": t})  # noqa: S307 - spec arithmetic
+    return lambda t: eval(code, {}, {"t": t})
 
 
 def test_solo_whist_table(spec: str) -> None:
@@ -254,7 +276,14 @@ def test_solo_whist_matches_appendix(spec: str) -> None:
     for rid, name, side, kind, target, trump, leader, exposed, red, odd in ns["SOLO_WHIST_LADDER"]:
         r = rules.rung(rid)
         assert (r.name, r.side, r.kind, r.target, r.trump, r.leader, r.exposed) == (
-            name, side, kind, target, trump, leader, exposed)
+            name,
+            side,
+            kind,
+            target,
+            trump,
+            leader,
+            exposed,
+        )
         assert rules.rung(name).id == rid
         pay = rules.payment_vector(rid)
         for t in range(14):
@@ -273,7 +302,7 @@ def test_modern_amounts(spec: str) -> None:
     amounts = [cell_num(c) for c in tab[1][1:]]
     over = int(re.search(r"OVER = (\d+)", body).group(1))
     under = int(re.search(r"UNDER = (\d+)", body).group(1))
-    misere = eval(re.search(r"MISERE = (\{.*?\})", body).group(1))  # noqa: S307 - a dict literal
+    misere = eval(re.search(r"MISERE = (\{.*?\})", body).group(1))
     by_target = {r.target: r for r in rules.rungs if r.kind == "at_least"}
     assert sorted(by_target) == bids
     for n, a in zip(bids, amounts):
@@ -294,7 +323,14 @@ def test_modern_matches_appendix(spec: str) -> None:
     for rid, name, kind, target, trump, tricks, exposed, leader in ns["MODERN_LADDER"]:
         r = rules.rung(rid)
         assert (r.name, r.kind, r.target, r.trump, r.tricks, r.exposed, r.leader) == (
-            name, kind, target, trump, tricks, exposed, leader)
+            name,
+            kind,
+            target,
+            trump,
+            tricks,
+            exposed,
+            leader,
+        )
     assert [r.id for r in rules.rungs] == [x[0] for x in ns["MODERN_LADDER"]]
     assert list(rules.suit_order) == ns["MODERN_SUIT_ORDER"][::-1]
     lower = load_rules("boston_modern", {"misere_amounts": "lower"})
@@ -331,7 +367,12 @@ def test_russian_corrected_tariff(spec: str, multiplier: int) -> None:
     params, succ, fail = tables
     # formula table: N, base, step
     for row in params[1:]:
-        label = row[0].replace(",", "").replace("Solo/independence", "Indep.").replace("Alone (unsupported)", "Alone")
+        label = (
+            row[0]
+            .replace(",", "")
+            .replace("Solo/independence", "Indep.")
+            .replace("Alone (unsupported)", "Alone")
+        )
         rid, trump, senior = RUSSIAN_COLUMNS[label]
         assert rules.rung(rid).target == int(row[1])
     # success amounts per payer
@@ -359,7 +400,7 @@ def test_russian_corrected_tariff(spec: str, multiplier: int) -> None:
         pay = rules.payment_vector(rid, trump, {"senior": senior} if senior else None)
         for t in range(1, rung.target):
             s = rung.target - t
-            assert pay[t] == -multiplier * eval(expr, {}, {"s": s}), (rid, t)  # noqa: S307
+            assert pay[t] == -multiplier * eval(expr, {}, {"s": s}), (rid, t)
         assert pay[0] == -multiplier * zero
         m = re.search(r"s = 1 → (\d+)", row[1])
         if m:
@@ -369,9 +410,14 @@ def test_russian_corrected_tariff(spec: str, multiplier: int) -> None:
 def test_russian_matches_appendix(spec: str) -> None:
     ns = appendix(spec)
     rules = load_rules("boston_russian")
-    keys = {("pair", "junior"): ("pair_junior", None, None), ("pair", "senior"): ("pair_senior", None, None),
-            ("indep", "junior"): ("independence", "S", "H"), ("indep", "senior"): ("independence", "H", "H"),
-            ("alone", "junior"): ("alone_junior", None, None), ("alone", "senior"): ("alone_senior", None, None)}
+    keys = {
+        ("pair", "junior"): ("pair_junior", None, None),
+        ("pair", "senior"): ("pair_senior", None, None),
+        ("indep", "junior"): ("independence", "S", "H"),
+        ("indep", "senior"): ("independence", "H", "H"),
+        ("alone", "junior"): ("alone_junior", None, None),
+        ("alone", "senior"): ("alone_senior", None, None),
+    }
     for (kind, suit), (rid, trump, senior) in keys.items():
         for mult in (1, 2):
             rs = rules.with_options({"round_multiplier": mult})
@@ -380,12 +426,19 @@ def test_russian_matches_appendix(spec: str) -> None:
                 assert pay[t] == ns["pay_russian"](kind, suit, t, mult), (rid, t, mult)
     # payers: pairs one opponent each (A-48), independence and alone each of three
     for (kind, _), (rid, _, _) in keys.items():
-        assert rules.rung(rid).payers == {"one_opponent_each": 1, "each_opponent": 3}[ns["RUSSIAN_TARIFF"][(kind, "junior")][4]]
+        assert (
+            rules.rung(rid).payers
+            == {"one_opponent_each": 1, "each_opponent": 3}[
+                ns["RUSSIAN_TARIFF"][(kind, "junior")][4]
+            ]
+        )
     assert rules.boston_bonus["amount"] == ns["RUSSIAN_BOSTON_BONUS"]
     # unpriced rungs (A-46, A-47, A-51)
     on = load_rules("boston_russian", {"conditions": "on"})
     unpriced = [r.id for r in on.rungs if not r.priced]
-    assert unpriced == ["nine_junior", "nine_senior", "misere"] + [c[0] for c in ns["RUSSIAN_OPTIONAL_CONDITIONS"]]
+    assert unpriced == ["nine_junior", "nine_senior", "misere"] + [
+        c[0] for c in ns["RUSSIAN_OPTIONAL_CONDITIONS"]
+    ]
     for rid, kind, target, tricks in ns["RUSSIAN_OPTIONAL_CONDITIONS"]:
         r = on.rung(rid)
         assert (r.kind, r.target, r.tricks) == (kind, target, tricks)
@@ -417,6 +470,8 @@ def test_no_nan_where_priced() -> None:
         for r in rules.rungs:
             if not r.priced:
                 continue
-            pay = rules.payment_vector(r.id, "S" if r.trump.startswith("declarer") else None, {"senior": "H"})
+            pay = rules.payment_vector(
+                r.id, "S" if r.trump.startswith("declarer") else None, {"senior": "H"}
+            )
             assert all(math.isfinite(x) for x in pay[: r.tricks + 1]), (rid, r.id)
             assert (r.tricks == 13) or math.isnan(pay[13])

@@ -117,11 +117,14 @@ def test_vectors_are_dense_and_read_only() -> None:
 # --------------------------------------------------------------------------- misère partout
 
 
-@pytest.mark.parametrize("tricks,loser,red_lost", [
-    ([4, 3, 3, 3], 0, 3),     # "A wins 4: 3 x 4 = 12, minus 9 not taken -> loses 3"
-    ([7, 2, 2, 2], 0, 15),    # "A wins 7: 21 - 6 -> loses 15"
-    ([2, 2, 7, 2], 2, 15),
-])
+@pytest.mark.parametrize(
+    "tricks,loser,red_lost",
+    [
+        ([4, 3, 3, 3], 0, 3),  # "A wins 4: 3 x 4 = 12, minus 9 not taken -> loses 3"
+        ([7, 2, 2, 2], 0, 15),  # "A wins 7: 21 - 6 -> loses 15"
+        ([2, 2, 7, 2], 2, 15),
+    ],
+)
 def test_partout_single_loser(tricks: list[int], loser: int, red_lost: int) -> None:
     res = misere_partout(tricks)
     assert res[loser] == -red_lost * 10
@@ -147,13 +150,16 @@ def test_partout_red_in_white() -> None:
     assert misere_partout([6, 2, 5, 0], red_in_white=1) == [-11, 4, 1, 6]
 
 
-@pytest.mark.parametrize("bad,msg", [
-    ([4, 3, 3], "exactly 4"),
-    ([4, 3, 3, 2], "sum to 12"),
-    ([14, 0, 0, -1], ">= 0"),
-    ([4.5, 3, 3, 2.5], "whole numbers"),
-    ("4 3 3 3", "exactly 4"),
-])
+@pytest.mark.parametrize(
+    "bad,msg",
+    [
+        ([4, 3, 3], "exactly 4"),
+        ([4, 3, 3, 2], "sum to 12"),
+        ([14, 0, 0, -1], ">= 0"),
+        ([4.5, 3, 3, 2.5], "whole numbers"),
+        ("4 3 3 3", "exactly 4"),
+    ],
+)
 def test_partout_bad_input(bad: object, msg: str) -> None:
     with pytest.raises(RulesError, match=msg):
         misere_partout(bad)  # type: ignore[arg-type]
@@ -198,8 +204,8 @@ def test_modern_examples() -> None:
     assert score("boston_modern", "petite_misere", 0).amount == 30
     assert score("boston_modern", "petite_misere", 1, {"misere_amounts": "lower"}).amount == -20
     rules = load_rules("boston_modern", {"pool": 10})
-    assert score(rules, "boston", 5).net == 40          # the pot goes to a successful declarer
-    assert score(rules, "boston", 4).net == -45         # pot untouched on failure (A-35)
+    assert score(rules, "boston", 5).net == 40  # the pot goes to a successful declarer
+    assert score(rules, "boston", 4).net == -45  # pot untouched on failure (A-35)
 
 
 # --------------------------------------------------------------------------- Russian
@@ -220,8 +226,12 @@ def test_russian_pair_and_round() -> None:
 
 def test_russian_independence_needs_senior() -> None:
     """A-43: the senior tariff applies when the chosen trump is the senior suit."""
-    assert score("boston_russian", "independence", 8, trump="S", context={"senior": "S"}).amount == 32
-    assert score("boston_russian", "independence", 8, trump="D", context={"senior": "S"}).amount == 16
+    assert (
+        score("boston_russian", "independence", 8, trump="S", context={"senior": "S"}).amount == 32
+    )
+    assert (
+        score("boston_russian", "independence", 8, trump="D", context={"senior": "S"}).amount == 16
+    )
     with pytest.raises(RulesError, match="senior"):
         score("boston_russian", "independence", 8, trump="D")
 
@@ -233,17 +243,31 @@ def test_russian_boston_bonus() -> None:
     assert holds.bonus == 6 and holds.net == 3 * 2 + 6
     other = score("boston_russian", "alone_junior", 5, context={"declarer_holds_boston": False})
     assert other.bonus == -2 and other.net == 6 - 2
-    only = score("boston_russian", "alone_junior", 5, {"boston_bonus": "declarer_only"},
-                 context={"declarer_holds_boston": False})
+    only = score(
+        "boston_russian",
+        "alone_junior",
+        5,
+        {"boston_bonus": "declarer_only"},
+        context={"declarer_holds_boston": False},
+    )
     assert only.bonus == 0
-    off = score("boston_russian", "alone_junior", 5, {"boston_card_mode": "off"},
-                context={"declarer_holds_boston": True})
+    off = score(
+        "boston_russian",
+        "alone_junior",
+        5,
+        {"boston_card_mode": "off"},
+        context={"declarer_holds_boston": True},
+    )
     assert off.bonus == 0
     rules = load_rules("boston_russian")
     assert rules.bonus_net("misere", None, {"declarer_holds_boston": True}) == 0
     assert rules.bonus_net("alone_junior", None, {"declarer_holds_boston": True}) == 6
-    assert load_rules("boston_russian", {"round_multiplier": 2}).bonus_net(
-        "alone_junior", None, {"declarer_holds_boston": True}) == 12
+    assert (
+        load_rules("boston_russian", {"round_multiplier": 2}).bonus_net(
+            "alone_junior", None, {"declarer_holds_boston": True}
+        )
+        == 12
+    )
     net = rules.net_vector("alone_junior", None, {"declarer_holds_boston": True})
     assert np.array_equal(net, 3 * rules.payment_vector("alone_junior") + 6)
 

@@ -13,7 +13,9 @@ from .common import echo_json, parse_options, user_errors
 
 OptionList = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="Rule-set option as key=value (repeatable), e.g. payments=american."),
+    typer.Option(
+        "--option", "-o", help="Rule-set option as key=value (repeatable), e.g. payments=american."
+    ),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
@@ -32,7 +34,9 @@ def _fmt(x: float | None) -> str:
 
 
 def rules(
-    name: Annotated[str | None, typer.Argument(help="Rule-set id or path to a .toml file; omit to list them.")] = None,
+    name: Annotated[
+        str | None, typer.Argument(help="Rule-set id or path to a .toml file; omit to list them.")
+    ] = None,
     option: OptionList = None,
     json_out: JsonFlag = False,
 ) -> None:
@@ -46,7 +50,9 @@ def rules(
                 raise RulesError("--option needs a rule-set NAME")
             sets = [load_rules(n) for n in list_rules()]
             if json_out:
-                echo_json([{"id": r.id, "name": r.name, "source": r.source, "unit": r.unit} for r in sets])
+                echo_json(
+                    [{"id": r.id, "name": r.name, "source": r.source, "unit": r.unit} for r in sets]
+                )
                 return
             from rich.table import Table
 
@@ -73,18 +79,44 @@ def _print_rule_set(rs: Any) -> None:
     con.print(f"[bold]{rs.name}[/bold] ({rs.id}) — {rs.source}")
     con.print(f"unit: {rs.unit}; interpretations relied on: {', '.join(rs.interpretations)}")
     if rs.option_specs:
-        opts = ", ".join(f"{k}={v} ({rs.option_specs[k].describe()})" for k, v in rs.options.items())
+        opts = ", ".join(
+            f"{k}={v} ({rs.option_specs[k].describe()})" for k, v in rs.options.items()
+        )
         con.print(f"options: {opts}")
     order = " > ".join(rs.suit_order if rs.suit_rule == "fixed" else rs.suit_classes)
     con.print(f"trump preference at equal numbers ({rs.suit_rule}): {order}")
 
     lad = Table(title="Ladder (lowest first)")
-    for col in ("rank", "id", "name", "kind", "target", "trump", "tricks", "exposed", "leader", "side",
-                "payers", "payment"):
+    for col in (
+        "rank",
+        "id",
+        "name",
+        "kind",
+        "target",
+        "trump",
+        "tricks",
+        "exposed",
+        "leader",
+        "side",
+        "payers",
+        "payment",
+    ):
         lad.add_column(col)
     for r in rs.rungs:
-        lad.add_row(str(r.rank), r.id, r.name, r.kind, str(r.target), r.trump, str(r.tricks),
-                    r.exposed or "-", r.leader, r.side, str(r.payers), rs.describe_payment(r.id))
+        lad.add_row(
+            str(r.rank),
+            r.id,
+            r.name,
+            r.kind,
+            str(r.target),
+            r.trump,
+            str(r.tricks),
+            r.exposed or "-",
+            r.leader,
+            r.side,
+            str(r.payers),
+            rs.describe_payment(r.id),
+        )
     con.print(lad)
 
     pay = Table(title=f"Per-adversary payment ({rs.unit}) by tricks won by the declaring side")
@@ -122,23 +154,40 @@ def _print_rule_set(rs: Any) -> None:
             t.add_row(str(k), *[_fmt(float(x)) for x in vals], *[""] * (width - len(vals)))
         con.print(t)
         if tname.startswith("success"):
-            con.print("  (row = tricks bid N; column j = N + j tricks taken; a single value: no over-tricks)")
+            con.print(
+                "  (row = tricks bid N; column j = N + j tricks taken; "
+                "a single value: no over-tricks)"
+            )
         elif tname.startswith("failure"):
             con.print("  (row = tricks bid N; column j = j + 1 tricks short)")
 
 
 def score(
-    contract: Annotated[str, typer.Argument(help="Rung id or seed name, e.g. eight or 'Little Misère'.")],
+    contract: Annotated[
+        str, typer.Argument(help="Rung id or seed name, e.g. eight or 'Little Misère'.")
+    ],
     tricks: Annotated[str, typer.Argument(help="Tricks won by the declaring side.")],
-    rules_name: Annotated[str, typer.Option("--rules", "-r", help="Rule-set id or .toml path.")] = "boston_foster",
+    rules_name: Annotated[
+        str, typer.Option("--rules", "-r", help="Rule-set id or .toml path.")
+    ] = "boston_foster",
     option: OptionList = None,
-    trump: Annotated[str | None, typer.Option("--trump", help="Trump suit S/H/D/C/NT (where it matters).")] = None,
+    trump: Annotated[
+        str | None, typer.Option("--trump", help="Trump suit S/H/D/C/NT (where it matters).")
+    ] = None,
     senior: Annotated[
-        str | None, typer.Option("--senior", help="Russian Boston: the senior suit (decides the independence tariff, A-43).")
+        str | None,
+        typer.Option(
+            "--senior",
+            help="Russian Boston: the senior suit (decides the independence tariff, A-43).",
+        ),
     ] = None,
     boston: Annotated[
         bool | None,
-        typer.Option("--boston/--no-boston", help="Russian Boston: the declarer holds / does not hold the boston card (bonus, A-50)."),
+        typer.Option(
+            "--boston/--no-boston",
+            help="Russian Boston: the declarer holds / does not hold the boston card "
+            "(bonus, A-50).",
+        ),
     ] = None,
     json_out: JsonFlag = False,
 ) -> None:
@@ -156,7 +205,14 @@ def score(
             context["senior"] = senior
         if boston is not None:
             context["declarer_holds_boston"] = boston
-        s = score_fn(rules_name, contract, n_tricks, parse_options(option), trump=trump, context=context or None)
+        s = score_fn(
+            rules_name,
+            contract,
+            n_tricks,
+            parse_options(option),
+            trump=trump,
+            context=context or None,
+        )
         if json_out:
             echo_json(s.to_dict())
             return
@@ -178,7 +234,9 @@ def score(
 
 def partout(
     tricks: Annotated[list[int], typer.Argument(help="Tricks of the four players (sum 13).")],
-    red_in_white: Annotated[float, typer.Option("--red-in-white", help="White counters per red (A-02).")] = 10,
+    red_in_white: Annotated[
+        float, typer.Option("--red-in-white", help="White counters per red (A-02).")
+    ] = 10,
     json_out: JsonFlag = False,
 ) -> None:
     """Classic Boston's Misère Partout (all pass): what each player pays or receives."""
@@ -187,7 +245,9 @@ def partout(
 
         res = misere_partout(list(tricks), red_in_white=red_in_white)
         if json_out:
-            echo_json({"tricks": list(tricks), "white": res, "red": [x / red_in_white for x in res]})
+            echo_json(
+                {"tricks": list(tricks), "white": res, "red": [x / red_in_white for x in res]}
+            )
             return
         for i, (t, w) in enumerate(zip(tricks, res)):
             typer.echo(f"player {i + 1}: {t:2d} tricks  {w:+g} white ({w / red_in_white:+g} red)")
