@@ -301,3 +301,51 @@ def test_trump_classes() -> None:
     sw = load_rules("solo_whist_foster")
     assert trump_class(sw, "C", {"turnup": "C"}) == "turnup"
     assert trump_class(sw, "H", {"turnup": "C"}) == "named"
+
+
+# --------------------------------------------------------------------------- properties
+
+
+def _all_partout_deals() -> list[list[int]]:
+    return [
+        [a, b, c, 13 - a - b - c]
+        for a in range(14)
+        for b in range(14 - a)
+        for c in range(14 - a - b)
+    ]
+
+
+def test_partout_general_formula() -> None:
+    """§2.1.5 [derived]: with m the most tricks and k players tied on it, each of them pays
+    (4m - 13)/k red in all, and every other player j receives m - t_j red."""
+    for tricks in _all_partout_deals():
+        res = misere_partout(tricks)
+        m = max(tricks)
+        k = tricks.count(m)
+        for t, w in zip(tricks, res):
+            want = -(4 * m - 13) / k if t == m else m - t
+            assert w == pytest.approx(10 * want), tricks
+        assert sum(res) == pytest.approx(0)
+
+
+@pytest.mark.parametrize(
+    "rid", ["boston_foster", "boston_modern", "solo_whist_foster", "boston_russian"]
+)
+def test_net_is_payers_times_amount(rid: str) -> None:
+    """Without pool or bonus, the net is the per-adversary amount times the payers, and
+    score() agrees with the dense vectors at every trick count."""
+    rules = load_rules(rid)
+    for rung in rules.rungs:
+        trump = "S" if rung.trump.startswith("declarer") else None
+        ctx = {"senior": "H"}
+        pay = rules.payment_vector(rung.id, trump, ctx)
+        net = rules.net_vector(rung.id, trump, ctx)
+        np.testing.assert_array_equal(net, rung.payers * pay)
+        for t in range(rung.tricks + 1):
+            s = score(rules, rung.id, t, trump=trump, context=ctx)
+            assert s.success == rung.success(t)
+            if rung.priced:
+                assert s.amount == pay[t] and s.net == net[t]
+                assert (s.amount > 0) == s.success  # success is paid, failure pays
+            else:
+                assert s.amount is None and s.net is None
