@@ -124,8 +124,6 @@ def _print_rule_set(rs: Any) -> None:
     for t in range(14):
         pay.add_column(str(t), justify="right")
     any_priced = False
-    from ..rules import _payment_vector  # the senior tariff row is shown too
-
     for r in rs.rungs:
         if not r.priced:
             continue
@@ -133,7 +131,8 @@ def _print_rule_set(rs: Any) -> None:
         vec = rs.payment_vector(r.id)
         pay.add_row(r.id, *[_fmt(float(x)) for x in vec])
         if "senior" in r.payment:
-            vec = _payment_vector(rs, r, r.payment["senior"])
+            # the tariff when the declarer's chosen trump is the senior suit
+            vec = rs.payment_vector(r.id, "S", {"senior": "S"})
             pay.add_row(f"{r.id} (senior trump)", *[_fmt(float(x)) for x in vec])
     if any_priced:
         con.print(pay)
