@@ -74,16 +74,29 @@ def _median_of(cmd: list[str], repeats: int) -> dict[str, float]:
     return {"median": statistics.median(times), "min": min(times), "max": max(times), "n": repeats}
 
 
-def _solver_probe(deal: str, cache_dir: str) -> dict[str, float]:
+def _solver_probe(deal: str, cache_dir: str) -> dict[str, float] | str:
+    """Timings of one solver start-up, or a description of how the child failed."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    wall, out = _run([sys.executable, "-c", SOLVER_PROBE, deal], env=env)
-    res = json.loads(out.strip().splitlines()[-1])
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", SOLVER_PROBE, deal], capture_output=True,
+                          text=True, env=env, timeout=1800)
+    wall = time.perf_counter() - t
+    if proc.returncode != 0:
+        # a crash is a result worth reporting (e.g. a segfault loading the numba cache)
+        how = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit {proc.returncode}"
+        last = (proc.stderr.strip().splitlines() or [""])[-1][:120]
+        return f"child failed ({how}) after {wall:.1f} s: {last}"
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
     res["process"] = wall
     return res
 
 
-def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
-    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+def _medians(runs: list[dict[str, float] | str]) -> dict[str, object]:
+    ok = [r for r in runs if isinstance(r, dict)]
+    out: dict[str, object] = {k: statistics.median(r[k] for r in ok) for k in ok[0]} if ok else {}
+    out["failures"] = [r for r in runs if isinstance(r, str)]
+    out["runs"] = len(runs)
+    return out
 
 
 def main() -> None:
@@ -135,8 +148,7 @@ def main() -> None:
                         warm_runs = [_solver_probe(deal, cache) for _ in range(args.warm_repeats)]
                 finally:
                     shutil.rmtree(cache, ignore_errors=True)
-            solver[label] = {"cold": _medians(cold_runs), "warm": _medians(warm_runs),
-                             "cold_runs": len(cold_runs), "warm_runs": len(warm_runs)}
+            solver[label] = {"cold": _medians(cold_runs), "warm": _medians(warm_runs)}
             if label == "ending5" and args.cold_repeats > 1:
                 args.cold_repeats = 1  # compile time does not depend on the deal: once is enough
         results["solver"] = solver
@@ -158,7 +170,12 @@ def main() -> None:
         for label, r in results["solver"].items():  # type: ignore[union-attr]
             for kind in ("cold", "warm"):
                 m = r[kind]
-                print(f"| {label}, {kind} cache ({r[kind + '_runs']} runs) | {m['import']:.2f} "
+                head = f"| {label}, {kind} cache ({m['runs']} runs"
+                if len(m["failures"]) == m["runs"]:
+                    print(f"{head}, all failed) | - | - | - | - | {m['failures'][0]} |")
+                    continue
+                fails = f", {len(m['failures'])} failed" if m["failures"] else ""
+                print(f"{head}{fails}) | {m['import']:.2f} "
                       f"| {m['first_solve']:.2f} | {m['second_solve']:.3f} "
                       f"| {m['first_solve_batch']:.2f} | {m['process']:.2f} |")
 
