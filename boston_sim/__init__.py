@@ -46,7 +46,35 @@ _EXPORTS = {
     "run_batch": "batch",
 }
 
-__all__ = sorted(_EXPORTS) + ["__version__"]
+__all__ = [
+    "BostonSimError",
+    "NotationError",
+    "RulesError",
+    "SamplingError",
+    "SolverInputError",
+    "__version__",
+    "analyze",
+    "boston_card_transform",
+    "format_card",
+    "format_deal",
+    "format_hand",
+    "list_rules",
+    "load_rules",
+    "misere_partout",
+    "parse_card",
+    "parse_compass",
+    "parse_deal",
+    "parse_hand",
+    "parse_play_seat",
+    "parse_strain",
+    "play_seat_to_compass",
+    "run_batch",
+    "score",
+    "solve",
+    "solve_batch",
+    "solve_target",
+    "validate_deal",
+]
 
 
 def __getattr__(name: str) -> object:

@@ -47,14 +47,41 @@ import numpy as np
 from .errors import NotationError
 
 __all__ = [
+    "BOSTON_RANK",
+    "COMPASS",
+    "FULL_DECK",
+    "HAND_STYLES",
+    "NT",
+    "PLAY_SEATS",
+    "RANK_CHARS",
+    "STRAINS",
+    "SUITS",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
     "NotationError",
-    "SUITS", "SUIT_SYMBOLS", "SUIT_NAMES", "STRAINS", "NT", "RANK_CHARS", "BOSTON_RANK",
-    "COMPASS", "PLAY_SEATS", "FULL_DECK", "HAND_STYLES",
-    "card_bit", "card_mask", "parse_card", "format_card", "cards_of", "count_cards",
-    "suit_length", "hcp", "parse_hand", "format_hand", "parse_deal", "format_deal",
-    "validate_deal", "deal_remaining", "parse_compass", "format_compass", "parse_play_seat",
-    "format_play_seat", "play_seat_to_compass", "compass_to_play_seat", "parse_strain",
-    "format_strain", "boston_card_transform",
+    "boston_card_transform",
+    "card_bit",
+    "card_mask",
+    "cards_of",
+    "compass_to_play_seat",
+    "count_cards",
+    "deal_remaining",
+    "format_card",
+    "format_compass",
+    "format_deal",
+    "format_hand",
+    "format_play_seat",
+    "format_strain",
+    "hcp",
+    "parse_card",
+    "parse_compass",
+    "parse_deal",
+    "parse_hand",
+    "parse_play_seat",
+    "parse_strain",
+    "play_seat_to_compass",
+    "suit_length",
+    "validate_deal",
 ]
 
 SUITS = "SHDC"
@@ -128,8 +155,7 @@ def _rank_value(ch: str, suit: int, boston: bool) -> int:
         raise NotationError(f"unknown rank {ch!r}{where} (write the ten as T or 10)")
     if c == "B":
         raise NotationError(
-            f"unknown rank 'B'{where} (B, the boston card, exists only after "
-            "boston_card_transform)"
+            f"unknown rank 'B'{where} (B, the boston card, exists only after boston_card_transform)"
         )
     if c in SUITS:
         raise NotationError(f"suit letter {ch!r} where a rank was expected{where}")
@@ -221,7 +247,9 @@ def hcp(hand: int) -> int:
     total = 0
     for s in range(4):
         lane = (int(hand) >> (16 * s)) & LANE_MASK
-        total += 4 * (lane >> 14 & 1) + 3 * (lane >> 13 & 1) + 2 * (lane >> 12 & 1) + (lane >> 11 & 1)
+        total += (
+            4 * (lane >> 14 & 1) + 3 * (lane >> 13 & 1) + 2 * (lane >> 12 & 1) + (lane >> 11 & 1)
+        )
     return total
 
 
@@ -381,8 +409,7 @@ def parse_deal(text: str, *, boston: bool = False) -> np.ndarray:
     m = re.fullmatch(r"([NESWnesw])\s*:\s*(.*)", t, re.DOTALL)
     if not m:
         raise NotationError(
-            f"deal {_show(text)} must start with a seat and a colon, "
-            "e.g. 'N:AKQ2.JT9.876.543 ...'"
+            f"deal {_show(text)} must start with a seat and a colon, e.g. 'N:AKQ2.JT9.876.543 ...'"
         )
     first = COMPASS.index(m.group(1).upper())
     hands_txt = m.group(2).split()
@@ -475,18 +502,40 @@ def deal_remaining(known: Iterable[int]) -> int:
 
 _COMPASS_NAMES = {"N": 0, "NORTH": 0, "E": 1, "EAST": 1, "S": 2, "SOUTH": 2, "W": 3, "WEST": 3}
 _PLAY_SEAT_NAMES = {
-    "eldest": 0, "eldest hand": 0, "first": 0, "p0": 0,
-    "second": 1, "p1": 1,
-    "third": 2, "p2": 2,
-    "dealer": 3, "fourth": 3, "p3": 3,
+    "eldest": 0,
+    "eldest hand": 0,
+    "first": 0,
+    "p0": 0,
+    "second": 1,
+    "p1": 1,
+    "third": 2,
+    "p2": 2,
+    "dealer": 3,
+    "fourth": 3,
+    "p3": 3,
 }
 _STRAIN_NAMES = {
-    "S": 0, "SPADE": 0, "SPADES": 0,
-    "H": 1, "HEART": 1, "HEARTS": 1,
-    "D": 2, "DIAMOND": 2, "DIAMONDS": 2,
-    "C": 3, "CLUB": 3, "CLUBS": 3,
-    "NT": 4, "N": 4, "NOTRUMP": 4, "NOTRUMPS": 4, "NO TRUMP": 4, "NO TRUMPS": 4,
-    "NO-TRUMP": 4, "NO-TRUMPS": 4, "NONE": 4,
+    "S": 0,
+    "SPADE": 0,
+    "SPADES": 0,
+    "H": 1,
+    "HEART": 1,
+    "HEARTS": 1,
+    "D": 2,
+    "DIAMOND": 2,
+    "DIAMONDS": 2,
+    "C": 3,
+    "CLUB": 3,
+    "CLUBS": 3,
+    "NT": 4,
+    "N": 4,
+    "NOTRUMP": 4,
+    "NOTRUMPS": 4,
+    "NO TRUMP": 4,
+    "NO TRUMPS": 4,
+    "NO-TRUMP": 4,
+    "NO-TRUMPS": 4,
+    "NONE": 4,
 }
 
 

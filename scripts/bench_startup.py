@@ -61,7 +61,7 @@ print(json.dumps({"import": t1 - t0, "first_solve": t2 - t1, "second_solve": t3 
 def _run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, str]:
     """Wall time of one subprocess run and its stdout; a failing run aborts the benchmark."""
     t = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    proc = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env, timeout=1800)
     dt = time.perf_counter() - t
     if proc.returncode != 0:
         raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr}")
@@ -78,8 +78,14 @@ def _solver_probe(deal: str, cache_dir: str) -> dict[str, float] | str:
     """Timings of one solver start-up, or a description of how the child failed."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", SOLVER_PROBE, deal], capture_output=True,
-                          text=True, env=env, timeout=1800)
+    proc = subprocess.run(
+        [sys.executable, "-c", SOLVER_PROBE, deal],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1800,
+    )
     wall = time.perf_counter() - t
     if proc.returncode != 0:
         # a crash is a result worth reporting (e.g. a segfault loading the numba cache)
@@ -125,17 +131,26 @@ def main() -> None:
     if not Path(script).exists():
         print(f"note: {script} not found; timing the CLI through python -c", file=sys.stderr)
         for key, argv in (("boston-sim --help", "--help"), ("boston-sim --version", "--version")):
-            light[key] = [py, "-c", f"import sys; sys.argv=['boston-sim','{argv}'];"
-                          "from boston_sim.cli import main; main()"]
+            light[key] = [
+                py,
+                "-c",
+                (
+                    f"import sys; sys.argv=['boston-sim','{argv}'];"
+                    "from boston_sim.cli import main; main()"
+                ),
+            ]
     results["light"] = {name: _median_of(cmd, args.repeats) for name, cmd in light.items()}
 
     solver_ok = False
     if not args.no_solver:
-        check = subprocess.run([py, "-c", "import boston_sim.solver"], capture_output=True)
+        check = subprocess.run(
+            [py, "-c", "import boston_sim.solver"], check=False, capture_output=True
+        )
         solver_ok = check.returncode == 0
         if not solver_ok:
-            print("note: boston_sim.solver is not importable; solver timings skipped",
-                  file=sys.stderr)
+            print(
+                "note: boston_sim.solver is not importable; solver timings skipped", file=sys.stderr
+            )
     if solver_ok:
         solver: dict[str, object] = {}
         for label, deal in (("ending5", ENDING), ("full13", FULL_DEAL)):
@@ -164,8 +179,10 @@ def main() -> None:
         print(f"| `{name}` | {r['median']:.3f} | {r['min']:.3f} | {r['max']:.3f} | {r['n']} |")
     if solver_ok:
         print()
-        print("| solver start-up (median s) | import | first solve | second solve "
-              "| first solve_batch | whole process |")
+        print(
+            "| solver start-up (median s) | import | first solve | second solve "
+            "| first solve_batch | whole process |"
+        )
         print("|---|---:|---:|---:|---:|---:|")
         for label, r in results["solver"].items():  # type: ignore[union-attr]
             for kind in ("cold", "warm"):
@@ -175,9 +192,11 @@ def main() -> None:
                     print(f"{head}, all failed) | - | - | - | - | {m['failures'][0]} |")
                     continue
                 fails = f", {len(m['failures'])} failed" if m["failures"] else ""
-                print(f"{head}{fails}) | {m['import']:.2f} "
-                      f"| {m['first_solve']:.2f} | {m['second_solve']:.3f} "
-                      f"| {m['first_solve_batch']:.2f} | {m['process']:.2f} |")
+                print(
+                    f"{head}{fails}) | {m['import']:.2f} "
+                    f"| {m['first_solve']:.2f} | {m['second_solve']:.3f} "
+                    f"| {m['first_solve_batch']:.2f} | {m['process']:.2f} |"
+                )
 
 
 if __name__ == "__main__":

@@ -99,15 +99,24 @@ def test_rules_imports_only_cards_and_errors() -> None:
         pytest.skip("rules.py not written yet")
     allowed = ("boston_sim.cards", "boston_sim.errors")
     bad = {
-        n for n in _internal("boston_sim.rules")
+        n
+        for n in _internal("boston_sim.rules")
         if not any(n == a or n.startswith(a + ".") for a in allowed)
     }
     assert bad == set()
 
 
 SOLVER_FORBIDDEN = (
-    "pandas", "matplotlib", "typer", "rich", "boston_sim.analysis", "boston_sim.sampler",
-    "boston_sim.cli", "boston_sim.batch", "boston_sim.plots", "boston_sim.report",
+    "pandas",
+    "matplotlib",
+    "typer",
+    "rich",
+    "boston_sim.analysis",
+    "boston_sim.sampler",
+    "boston_sim.cli",
+    "boston_sim.batch",
+    "boston_sim.plots",
+    "boston_sim.report",
 )
 
 
@@ -122,8 +131,16 @@ def test_solver_stays_low(mod: str) -> None:
 @pytest.mark.parametrize(
     "mod, forbidden",
     [
-        ("boston_sim.sampler", ("boston_sim.analysis", "boston_sim.cli", "boston_sim.batch",
-                                "boston_sim.plots", "boston_sim.report")),
+        (
+            "boston_sim.sampler",
+            (
+                "boston_sim.analysis",
+                "boston_sim.cli",
+                "boston_sim.batch",
+                "boston_sim.plots",
+                "boston_sim.report",
+            ),
+        ),
         ("boston_sim.analysis", ("boston_sim.cli", "boston_sim.batch")),
     ],
 )
@@ -167,3 +184,21 @@ def test_ci_runs_the_readme_test_command() -> None:
     # nothing that would weaken the run: no deselection, no tolerated failure
     for weak in ("|| true", "--deselect", " -k ", "--ignore", "-m not", "set +e"):
         assert weak not in ci, weak
+
+
+def test_public_names_resolve() -> None:
+    """Every name ``boston_sim`` exports lazily exists in its module (once that module exists)."""
+    import importlib
+
+    import boston_sim
+
+    exports: dict[str, str] = boston_sim._EXPORTS  # type: ignore[attr-defined]
+    assert set(boston_sim.__all__) == set(exports) | {"__version__"}
+    for name, mod in exports.items():
+        path = PKG / f"{mod}.py"
+        if not (path.exists() or (PKG / mod / "__init__.py").exists()):
+            continue
+        module = importlib.import_module(f"boston_sim.{mod}")
+        assert hasattr(module, name), f"boston_sim.{mod} has no {name}"
+        assert getattr(boston_sim, name) is getattr(module, name)
+        assert getattr(module, name).__doc__, f"{name} has no docstring"

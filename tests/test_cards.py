@@ -29,8 +29,21 @@ from boston_sim.cards import (
 )
 from boston_sim.errors import BostonSimError
 
-RANK = {"A": 14, "K": 13, "Q": 12, "J": 11, "T": 10, "9": 9, "8": 8, "7": 7, "6": 6,
-        "5": 5, "4": 4, "3": 3, "2": 2}
+RANK = {
+    "A": 14,
+    "K": 13,
+    "Q": 12,
+    "J": 11,
+    "T": 10,
+    "9": 9,
+    "8": 8,
+    "7": 7,
+    "6": 6,
+    "5": 5,
+    "4": 4,
+    "3": 3,
+    "2": 2,
+}
 
 
 def mask_of(spades: str = "", hearts: str = "", diamonds: str = "", clubs: str = "") -> int:
@@ -204,9 +217,19 @@ def test_notation_error_is_a_user_error_and_a_value_error() -> None:
 @pytest.mark.parametrize(
     "text, bit",
     [
-        ("SA", 14), ("as", 14), ("♠A", 14), ("S:A", 14),
-        ("HT", 16 + 10), ("10H", 16 + 10), ("h10", 16 + 10), ("♥10", 16 + 10),
-        ("D2", 32 + 2), ("CJ", 48 + 11), ("jc", 48 + 11), ("TS", 10), ("ST", 10),
+        ("SA", 14),
+        ("as", 14),
+        ("♠A", 14),
+        ("S:A", 14),
+        ("HT", 16 + 10),
+        ("10H", 16 + 10),
+        ("h10", 16 + 10),
+        ("♥10", 16 + 10),
+        ("D2", 32 + 2),
+        ("CJ", 48 + 11),
+        ("jc", 48 + 11),
+        ("TS", 10),
+        ("ST", 10),
     ],
 )
 def test_parse_card(text: str, bit: int) -> None:
@@ -299,8 +322,7 @@ BAD_DEALS = [
     ("X:AKQ2.JT9.876.543", ["seat and a colon"]),
     ("N:AKQ2.JT9.876.543 JT9.876.543.AKQ2 876.543.AKQ2.JT9", ["4 hands", "found 3"]),
     ("N:A... A... Q... J...", ["card SA is in two hands"]),
-    ("N:AKQ2.JT9.876.543 JT9.876.543.AKQ2 876.543.AKQ2.JT9 543.AKQ2.JT9.87",
-     ["unequal", "W 12"]),
+    ("N:AKQ2.JT9.876.543 JT9.876.543.AKQ2 876.543.AKQ2.JT9 543.AKQ2.JT9.87", ["unequal", "W 12"]),
     ("N:AK... Q... J... T...", ["unequal", "N 2"]),
     ("N:... ... ... ...", ["1 to 13", "found 0"]),
     ("N:A... K... Q... SJ", ["W hand", "dotted"]),
@@ -348,8 +370,17 @@ def test_parse_compass_rejects(text: object) -> None:
 
 @pytest.mark.parametrize(
     "text, seat",
-    [("eldest", 0), ("Eldest hand", 0), ("P0", 0), ("second", 1), ("p1", 1), ("THIRD", 2),
-     ("dealer", 3), ("fourth", 3), (2, 2)],
+    [
+        ("eldest", 0),
+        ("Eldest hand", 0),
+        ("P0", 0),
+        ("second", 1),
+        ("p1", 1),
+        ("THIRD", 2),
+        ("dealer", 3),
+        ("fourth", 3),
+        (2, 2),
+    ],
 )
 def test_parse_play_seat(text: object, seat: int) -> None:
     assert parse_play_seat(text) == seat  # type: ignore[arg-type]
@@ -363,7 +394,12 @@ def test_parse_play_seat_rejects(text: object) -> None:
 
 def test_documented_seat_mapping_dealer_west() -> None:
     # ARCHITECTURE.md / cards docstring: eldest = N, second = E, third = S, dealer = W.
-    assert [play_seat_to_compass(p) for p in ("eldest", "second", "third", "dealer")] == [0, 1, 2, 3]
+    assert [play_seat_to_compass(p) for p in ("eldest", "second", "third", "dealer")] == [
+        0,
+        1,
+        2,
+        3,
+    ]
     assert cards.format_play_seat(0) == "eldest" and cards.format_compass(3) == "W"
 
 
@@ -379,8 +415,20 @@ def test_seat_mapping_other_dealers() -> None:
 
 @pytest.mark.parametrize(
     "text, strain",
-    [("S", 0), ("h", 1), ("Diamonds", 2), ("club", 3), ("♣", 3), ("♥\ufe0f", 1), ("NT", 4),
-     ("nt", 4), ("no trump", 4), ("No-Trumps", 4), (4, 4), (0, 0)],
+    [
+        ("S", 0),
+        ("h", 1),
+        ("Diamonds", 2),
+        ("club", 3),
+        ("♣", 3),
+        ("♥\ufe0f", 1),
+        ("NT", 4),
+        ("nt", 4),
+        ("no trump", 4),
+        ("No-Trumps", 4),
+        (4, 4),
+        (0, 0),
+    ],
 )
 def test_parse_strain(text: object, strain: int) -> None:
     assert parse_strain(text) == strain  # type: ignore[arg-type]
@@ -404,7 +452,7 @@ JH = 1 * 16 + 11  # the jack of hearts
 
 
 def _holder(hands: np.ndarray, bit: int) -> int:
-    return [i for i in range(4) if int(hands[i]) >> bit & 1][0]
+    return next(i for i in range(4) if int(hands[i]) >> bit & 1)
 
 
 @pytest.mark.parametrize("trump", [0, 1, 3, "S", "H", "C"])

@@ -24,8 +24,9 @@ SETTINGS = settings(max_examples=150, deadline=None)
 
 @st.composite
 def hands(draw: st.DrawFn, min_size: int = 0, max_size: int = 13) -> int:
-    picked = draw(st.lists(st.sampled_from(ALL_CARDS), min_size=min_size, max_size=max_size,
-                           unique=True))
+    picked = draw(
+        st.lists(st.sampled_from(ALL_CARDS), min_size=min_size, max_size=max_size, unique=True)
+    )
     return sum(1 << b for b in picked)
 
 
@@ -58,8 +59,9 @@ def test_full_hand_formats_agree(hand: int) -> None:
 
 @SETTINGS
 @given(hands(), st.permutations(range(4)), st.booleans(), st.sampled_from([" ", ",", "; ", ""]))
-def test_letter_form_any_suit_order_and_case(hand: int, order: list[int], lower: bool,
-                                             sep: str) -> None:
+def test_letter_form_any_suit_order_and_case(
+    hand: int, order: list[int], lower: bool, sep: str
+) -> None:
     parts = format_hand(hand, "letters").split(" ")
     text = sep.join(parts[i] for i in order)
     if lower:
@@ -76,8 +78,9 @@ def test_hand_text_mentions_each_card_once(hand: int) -> None:
 
 @SETTINGS
 @given(deals(), st.sampled_from("NESW"))
-def test_deal_round_trip_every_first_seat(deal: tuple[np.ndarray, list[list[int]]],
-                                          first: str) -> None:
+def test_deal_round_trip_every_first_seat(
+    deal: tuple[np.ndarray, list[list[int]]], first: str
+) -> None:
     arr, per_seat = deal
     text = format_deal(arr, first)
     assert text.startswith(first + ":")
@@ -107,8 +110,9 @@ def test_different_first_seats_same_deal(deal: tuple[np.ndarray, list[list[int]]
 
 @SETTINGS
 @given(deals(), st.integers(0, 3), st.sampled_from(ALL_CARDS))
-def test_moving_one_card_breaks_the_deal(deal: tuple[np.ndarray, list[list[int]]], seat: int,
-                                         card: int) -> None:
+def test_moving_one_card_breaks_the_deal(
+    deal: tuple[np.ndarray, list[list[int]]], seat: int, card: int
+) -> None:
     arr, _ = deal
     broken = [int(h) for h in arr]
     broken[seat] |= 1 << card  # either a card now in two hands, or one hand too long

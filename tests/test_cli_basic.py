@@ -63,7 +63,7 @@ def test_unknown_command_is_a_usage_error() -> None:
 
 # --------------------------------------------------------------------------- start-up cost
 
-_PROBE = """
+_PROBE = f"""
 import sys
 sys.argv = ["boston-sim", *sys.argv[1:]]
 from boston_sim.cli import main
@@ -71,19 +71,23 @@ try:
     main()
 except SystemExit:
     pass
-heavy = sorted({m.split(".")[0] for m in sys.modules} & set(%r))
+heavy = sorted({{m.split(".")[0] for m in sys.modules}} & set({HEAVY!r}))
 sys.stderr.write("HEAVY=" + ",".join(heavy) + "\\n")
-""" % (HEAVY,)
+"""
 
 
 def _heavy_modules_after(args: list[str]) -> list[str]:
     proc = subprocess.run(
-        [sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", _PROBE, *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     line = [ln for ln in proc.stderr.splitlines() if ln.startswith("HEAVY=")]
     assert line, proc.stderr
     assert "Usage:" in proc.stdout
-    return [m for m in line[-1][len("HEAVY="):].split(",") if m]
+    return [m for m in line[-1][len("HEAVY=") :].split(",") if m]
 
 
 def test_help_imports_nothing_heavy() -> None:
@@ -100,7 +104,9 @@ def test_console_script_runs() -> None:
     script = Path(sys.executable).with_name("boston-sim")
     if not script.exists():
         pytest.skip("console script not installed beside this interpreter")
-    proc = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [str(script), "--version"], check=False, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"boston-sim {boston_sim.__version__}"
 
@@ -108,9 +114,11 @@ def test_console_script_runs() -> None:
 def test_import_boston_sim_is_light() -> None:
     code = (
         "import sys, boston_sim; "
-        "print(sorted({m.split('.')[0] for m in sys.modules} & set(%r)))" % (HEAVY,)
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60
+    )
     assert out.stdout.strip() == "[]", out.stderr
 
 
@@ -134,10 +142,15 @@ def _app_raising(exc: BaseException) -> typer.Typer:
         (NotationError("duplicate card SA"), "error: duplicate card SA"),
         (RulesError("unknown rule set 'x'"), "error: unknown rule set 'x'"),
         (SolverInputError("card SA is in two hands"), "error: card SA is in two hands"),
-        (SamplingError("no deal satisfies the constraints"),
-         "error: no deal satisfies the constraints"),
+        (
+            SamplingError("no deal satisfies the constraints"),
+            "error: no deal satisfies the constraints",
+        ),
         (FileNotFoundError(2, "No such file", "hands.txt"), "error: file not found: hands.txt"),
-        (IsADirectoryError(21, "Is a directory", "data"), "error: cannot open data: Is a directory"),
+        (
+            IsADirectoryError(21, "Is a directory", "data"),
+            "error: cannot open data: Is a directory",
+        ),
         (RulesError("two\nlines"), "error: two lines"),
     ],
 )
