@@ -1,9 +1,141 @@
-"""CLI command module (batch_cmd): placeholder until its owner fills it in."""
+"""``boston-sim batch`` (a file of hands -> results files) and ``boston-sim plot`` (pictures of
+one hand or of a batch). Thin: the work is in ``boston_sim.batch`` and ``boston_sim.plots``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from .common import echo_json, fail, parse_options, user_errors
+
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="Rule-set option as key=value (repeatable)."),
+]
+
+
+def batch(
+    file: Annotated[Path, typer.Argument(help="Hands file: .txt, .csv / .jsonl (keys hand, "
+                                         "seat, rules, label, turnup) or .pbn.")],
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Results file (a directory for parquet); default FILE.results.csv next to "
+                      "the input. The summary, errors and settings go beside it.")] = None,
+    fmt: Annotated[str | None, typer.Option(
+        "--format", help="Output format: csv, parquet or jsonl (default from --out, else csv).")] = None,
+    input_format: Annotated[str | None, typer.Option(
+        "--input-format", help="text, csv, jsonl or pbn (default: from the extension).")] = None,
+    rules: Annotated[str | None, typer.Option(
+        "--rules", "-r", help="Rule set for rows that name none (default boston_foster).")] = None,
+    seat: Annotated[str | None, typer.Option(
+        "--seat", "-s", help="Seat for rows that name none: eldest, second, third, dealer.")] = None,
+    option: OptionList = None,
+    samples: Annotated[int | None, typer.Option(
+        "--samples", "-n", help="Deals sampled per hand (default: the analysis default).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed; hand i uses seed_for(seed, i).")] = 0,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-w", help="Local worker processes (default: all cores).")] = None,
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="Dask scheduler address (tcp://host:port) to run the hands on.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Keep the hands already in --out and analyse only the rest.")] = False,
+    pbn_seat: Annotated[str, typer.Option(
+        "--pbn-seat", help="PBN: the compass seat whose hand to take (N, E, S, W) or all.")] = "all",
+    turnup: Annotated[str | None, typer.Option(
+        "--turnup", help="Turned-up card for rows that give none (Solo Whist, Russian).")] = None,
+    risk_threshold: Annotated[float, typer.Option(
+        "--risk-threshold", help="p_loss_gt is P(net < -X counters).")] = 0.0,
+    progress: Annotated[bool, typer.Option(
+        "--progress/--no-progress", help="Progress bar on stderr.")] = True,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")] = False,
+) -> None:
+    """Analyse every hand in FILE; write one row per hand and rung, a per-hand summary and an
+    errors file (RESULTS.errors.csv, with line numbers). Text files: one hand per line,
+    HAND | SEAT | LABEL | RULES | TURNUP (all but HAND optional; # comments).
+    Exit code 0 if every row succeeded, 1 if some failed, 2 for usage errors."""
+    with user_errors():
+        from ..batch import INPUT_FORMATS, OUTPUT_FORMATS, run_batch
+
+        if fmt is not None and fmt not in OUTPUT_FORMATS:
+            fail(f"--format must be one of {', '.join(OUTPUT_FORMATS)}")
+        if input_format is not None and input_format not in INPUT_FORMATS:
+            fail(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
+        if workers is not None and workers < 1:
+            fail("--workers must be at least 1")
+        if pbn_seat.strip().lower() != "all":
+            from ..cards import parse_compass
+
+            parse_compass(pbn_seat)
+        if not file.exists():
+            fail(f"file not found: {file}")
+        try:
+            s = run_batch(
+                file, out, fmt=fmt, input_format=input_format, rules=rules, seat=seat,
+                options=parse_options(option), samples=samples, seed=seed, workers=workers,
+                scheduler=scheduler, resume=resume, turnup=turnup,
+                risk_threshold=risk_threshold,
+                pbn_seat="all" if pbn_seat.strip().lower() == "all" else pbn_seat.strip().upper(),
+                progress=progress,
+            )
+        except KeyboardInterrupt:
+            typer.echo("interrupted: finished hands are saved; run again with --resume",
+                       err=True)
+            raise typer.Exit(code=130) from None
+    if json_out:
+        echo_json(s.to_dict())
+    else:
+        rate = 60 * s.analysed / s.seconds if s.seconds > 0 else 0.0
+        typer.echo(
+            f"{s.done} of {s.hands} hands have results ({s.analysed} analysed now, "
+            f"{s.skipped} kept from before, {rate:.1f} hands/min); {s.failed} failed"
+            , err=True)
+        typer.echo(f"results: {s.results}\nsummary: {s.summary}", err=True)
+        if s.failed:
+            typer.echo(f"errors:  {s.errors}", err=True)
+    if s.failed:
+        raise typer.Exit(code=1)
+
+
+def plot(
+    target: Annotated[str, typer.Argument(
+        help="A results file (from batch) for a batch plot, or a hand to analyse and plot.")],
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Image file: .png, .svg or .pdf (default: RESULTS.png, or hand.png).")] = None,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set (hand only).")] = "boston_foster",
+    seat: Annotated[str, typer.Option("--seat", "-s", help="Seat (hand only).")] = "eldest",
+    option: OptionList = None,
+    samples: Annotated[int | None, typer.Option("--samples", "-n", help="Deals sampled (hand only).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed (hand only).")] = 0,
+) -> None:
+    """Plot a batch's results (recommended bids, expected values) or one hand's analysis
+    (counters won or lost per rung, tricks per trump, EV by rung)."""
+    with user_errors():
+        from ..plots import check_image_path
+
+        p = Path(target)
+        if not p.exists() and p.suffix.lower() in (".csv", ".jsonl", ".parquet"):
+            fail(f"file not found: {p}")
+        if p.exists():
+            from ..batch import load_results
+            from ..plots import plot_batch
+
+            dest = out or p.with_suffix(".png")
+            check_image_path(dest)
+            plot_batch(load_results(p), dest)
+        else:
+            from ..analysis import analyze
+            from ..plots import plot_hand
+
+            dest = out or Path("hand.png")
+            check_image_path(dest)
+            a = analyze(target, seat=seat, rules=rules, options=parse_options(option) or None,
+                        samples=samples, seed=seed)
+            plot_hand(a, dest)
+        typer.echo(str(dest))
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    """Add ``batch`` and ``plot`` to the app."""
+    app.command("batch")(batch)
+    app.command("plot")(plot)
