@@ -203,3 +203,41 @@ def test_echo_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(capsys.readouterr().out) == {"net": None, "hand": "♠AKQ2"}
     with pytest.raises(ValueError):
         echo_json({"net": math.nan})
+
+
+def test_ctrl_c_is_quiet(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from boston_sim import cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "app", interrupted)
+    with pytest.raises(SystemExit) as info:
+        cli.main()
+    assert info.value.code == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_closed_pipe_is_quiet() -> None:
+    # the reader closes the pipe at once; the writer must not print a traceback
+    code = (
+        "import sys; sys.argv = ['boston-sim', '--help']\n"
+        "import boston_sim.cli as cli\n"
+        "def noisy():\n"
+        "    for _ in range(100000):\n"
+        "        print('x' * 100)\n"
+        "cli.app = noisy\n"
+        "cli.main()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert proc.returncode == 141
+    assert "Traceback" not in err

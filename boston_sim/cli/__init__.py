@@ -51,5 +51,21 @@ for _mod in (rules_cmd, solve_cmd, bid_cmd, batch_cmd):
 
 
 def main() -> None:
-    """Console-script entry point (``boston-sim``)."""
-    app()
+    """Console-script entry point (``boston-sim``).
+
+    Ctrl-C and a closed output pipe (``boston-sim ... | head``) end the program quietly with
+    the conventional exit codes instead of a traceback.
+    """
+    import sys
+
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        raise SystemExit(130) from None
+    except BrokenPipeError:
+        # the reader went away: silence the final flush of stdout, then exit like SIGPIPE
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(141) from None
