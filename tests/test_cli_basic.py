@@ -241,3 +241,43 @@ def test_closed_pipe_is_quiet() -> None:
     proc.wait(timeout=60)
     assert proc.returncode == 141
     assert "Traceback" not in err
+
+
+_WARM_PROBE = """
+import sys
+from boston_sim.solver import solve, solve_batch
+from boston_sim.cards import parse_deal
+import numpy as np
+deal = "N:AKQ.J.2. JT.A..32 98.K.A.4 7.Q.K.A5"
+batch = np.stack([parse_deal(deal)] * 2)
+print(solve(deal, "S", "N", "N"), list(solve_batch(batch, 0, 0, 0b0001)))
+"""
+
+
+@pytest.mark.slow
+def test_solver_starts_from_a_filled_numba_cache(tmp_path: Path) -> None:
+    """The second run of the program loads compiled kernels from numba's cache: it must work.
+
+    (Every CLI run after the first is such a run.) Uses a private NUMBA_CACHE_DIR so the
+    result does not depend on what other tests compiled before.
+    """
+    if not (Path(boston_sim.__file__).parent / "solver" / "__init__.py").exists():
+        pytest.skip("solver not written yet")
+    import os
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _WARM_PROBE],
+            check=False,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=900,
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].returncode == 0, runs[0].stderr[-500:]
+    assert any(tmp_path.rglob("*.nbi")), "nothing was cached"
+    assert runs[1].returncode == 0, f"warm start failed with code {runs[1].returncode}"
+    assert runs[1].stdout == runs[0].stdout
