@@ -176,3 +176,44 @@ def clear_caches() -> None:
     """Free the memo tables (they grow with every position solved)."""
     _best.cache_clear()
     _reach.cache_clear()
+
+
+def max_tricks_by_questions(hands, trump: int, leader: int, side_mask: int) -> int:
+    """:func:`max_tricks` through the yes/no game: the largest k with "at least k" reachable.
+
+    Much faster than the plain minimax on 5-6 card endings (the yes/no game stops at the first
+    deciding card); the tests check both definitions agree on small endings.
+    """
+    n = int(hands[0]).bit_count()
+    k = 0
+    while k < n and can_reach(hands, trump, leader, side_mask, "at_least", k + 1):
+        k += 1
+    return k
+
+
+def min_tricks_by_questions(hands, trump: int, leader: int, side_mask: int) -> int:
+    """:func:`min_tricks` through the yes/no game: the smallest k with "at most k" reachable."""
+    n = int(hands[0]).bit_count()
+    k = n
+    while k > 0 and can_reach(hands, trump, leader, side_mask, "at_most", k - 1):
+        k -= 1
+    return k
+
+
+# ---------------------------------------------------------------------------- random positions
+
+BOSTON_SOURCE = {0: 2 * 16 + 11, 1: 2 * 16 + 11, 2: 1 * 16 + 11, 3: 2 * 16 + 11}
+"""Bit of the card that becomes the boston card for each trump suit: J♦, or J♥ with ♦ trumps."""
+
+DECK = [s * 16 + r for s in range(4) for r in range(2, 15)]
+
+
+def random_ending(rng, n: int, must_hold: tuple[int, ...] = ()) -> list[int]:
+    """Four random disjoint hands of ``n`` cards each (N, E, S, W), drawn from the 52 cards.
+
+    ``rng`` is a ``random.Random``; ``must_hold`` cards are always among the 4n cards dealt.
+    """
+    rest = [c for c in DECK if c not in must_hold]
+    chosen = list(must_hold) + rng.sample(rest, 4 * n - len(must_hold))
+    rng.shuffle(chosen)
+    return [sum(1 << c for c in chosen[i * n : (i + 1) * n]) for i in range(4)]
