@@ -908,6 +908,11 @@ def _init_worker() -> None:
     os.environ["NUMBA_NUM_THREADS"] = "1"
 
 
+MAX_CRASHES = 2
+"""A hand that was running when a worker process died this many times is reported as failed
+(the other hands in flight are simply resubmitted to a fresh pool)."""
+
+
 def _run_local(jobs: list[Job], workers: int,
                fn: Callable[[Job], HandResult]) -> Iterator[HandResult]:
     if workers <= 1 or len(jobs) <= 1:
@@ -916,29 +921,48 @@ def _run_local(jobs: list[Job], workers: int,
         return
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     # spawn, not fork: the parent may hold numba / threading state that must not be copied
     ctx = mp.get_context("spawn")
-    pending = iter(jobs)
+    queue = list(reversed(jobs))  # pop() from the end = input order
     window = 4 * workers  # bounded: a huge input file does not become a huge queue
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                             initializer=_init_worker) as ex:
-        running = set()
+    crashes: dict[int, int] = {}
+    while queue:
+        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+        running: dict[Any, Job] = {}
+        broken = False
         try:
-            for j in pending:
-                running.add(ex.submit(fn, j))
-                if len(running) >= window:
-                    break
-            while running:
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
+            while queue or running:
+                while queue and len(running) < window:
+                    j = queue.pop()
+                    running[ex.submit(fn, j)] = j
+                finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
                 for fut in finished:
-                    yield fut.result()
-                    nxt = next(pending, None)
-                    if nxt is not None:
-                        running.add(ex.submit(fn, nxt))
+                    j = running.pop(fut)
+                    try:
+                        res = fut.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        crashes[j.index] = crashes.get(j.index, 0) + 1
+                        if crashes[j.index] >= MAX_CRASHES:
+                            yield HandResult(j.index, j.line,
+                                             error="a worker process died while analysing "
+                                                   "this hand")
+                        else:
+                            queue.append(j)
+                        continue
+                    yield res
+                if broken:
+                    # every other job in flight is lost with the pool: run them again
+                    for fut, j in running.items():
+                        queue.append(j)
+                    running.clear()
+                    break
         finally:
             for fut in running:
                 fut.cancel()
+            ex.shutdown(wait=not broken, cancel_futures=True)
 
 
 def _run_dask(jobs: list[Job], address: str,
@@ -958,15 +982,26 @@ def _run_dask(jobs: list[Job], address: str,
         window = 4 * n
         pending = iter(jobs)
         # pure=False: every job is submitted once; the key never collides between runs
-        first = [client.submit(fn, j, pure=False) for j in _take(pending, window)]
-        ac = as_completed(first)
+        submitted: dict[str, Job] = {}
+
+        def submit(j: Job) -> Any:
+            fut = client.submit(fn, j, pure=False)
+            submitted[fut.key] = j
+            return fut
+
+        ac = as_completed([submit(j) for j in _take(pending, window)])
         for fut in ac:
-            res = fut.result()
+            j = submitted.pop(fut.key)
+            try:
+                res = fut.result()
+            except Exception as e:  # e.g. KilledWorker: the hand crashed workers repeatedly
+                res = HandResult(j.index, j.line,
+                                 error=f"dask: {type(e).__name__}: {' '.join(str(e).split())}")
             fut.release()
             yield res
             nxt = next(pending, None)
             if nxt is not None:
-                ac.add(client.submit(fn, nxt, pure=False))
+                ac.add(submit(nxt))
     finally:
         client.close()
 

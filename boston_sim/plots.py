@@ -114,7 +114,7 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
             ax_pay.step(x, y, where="post", color=c, lw=lw,
                         label=f"{row['name']} (E {row['ev_net']:+.1f})")
             ax_pay.axvline(float(row["ev_net"]), color=c, ls="--", lw=1)
-        ax_pay.axvline(0, color="black", lw=0.6)
+        ax_pay.axvline(0, color="black", lw=0.6, ls=":")
         ax_pay.legend(fontsize=8, loc="lower right")
         shown = "" if len(priced) <= MAX_CDF_RUNGS else f" (best {len(top)} by EV)"
         ax_pay.set_title(TITLE_PAYOFFS + shown)
@@ -244,6 +244,9 @@ def plot_batch(results: Any, path: str | Path | None = None) -> Figure:
     ax_bids.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
     ax_bids.set_ylabel("hands")
     ax_bids.set_xlabel("recommended bid")
+    from matplotlib.ticker import MaxNLocator
+
+    ax_bids.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax_bids.set_title(TITLE_BIDS)
 
     evs = np.array([s["ev_net"] for s in summary if not _nan(s["ev_net"])], dtype=float)
@@ -256,6 +259,7 @@ def plot_batch(results: Any, path: str | Path | None = None) -> Figure:
     else:
         ax_ev.text(0.5, 0.5, "no priced recommendation", ha="center", va="center",
                    transform=ax_ev.transAxes)
+    ax_ev.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax_ev.set_title(TITLE_BATCH_EV)
     ax_ev.set_xlabel("expected net counters of the recommended bid (pass = 0)")
     ax_ev.set_ylabel("hands")

@@ -1,0 +1,96 @@
+"""Batch throughput: hands per minute at a fixed number of samples, with 1 and 2 local workers.
+
+    .venv/bin/python scripts/bench_batch.py [--hands 12] [--samples 100] [--rules boston_foster]
+                                            [--workers 1 2] [--seed 0] [--json]
+
+Each configuration runs ``boston_sim.batch.run_batch`` on the same generated file of random
+hands (seeded, so every run analyses the same hands with the same seeds) into a fresh
+temporary directory. Before timing, one untimed hand is analysed in this process so that the
+numba cache is warm on disk; worker processes still pay their own start-up (imports, cache
+load), which is part of what a user waits for, so it is included in the timing.
+
+Prints one line per worker count: wall seconds, hands per minute, and the speed-up over the
+first configuration. Results of the runs are compared byte for byte (they must be identical).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+
+def _random_hands(n: int, seed: int) -> list[str]:
+    import numpy as np
+
+    from boston_sim.cards import FULL_DECK, cards_of, format_hand
+
+    deck = np.array(cards_of(FULL_DECK))
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        mask = 0
+        for c in rng.choice(deck, size=13, replace=False):
+            mask |= 1 << int(c)
+        out.append(format_hand(mask))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=12)
+    ap.add_argument("--samples", type=int, default=100)
+    ap.add_argument("--rules", default="boston_foster")
+    ap.add_argument("--turnup", default=None, help="turn-up card (solo_whist_foster, russian)")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    from boston_sim.analysis import analyze
+    from boston_sim.batch import run_batch
+
+    hands = _random_hands(args.hands, args.seed)
+    t = time.perf_counter()
+    analyze(hands[0], rules=args.rules, samples=2, seed=0, turnup=args.turnup)
+    warm = time.perf_counter() - t
+
+    results = []
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d) / "hands.txt"
+        src.write_text("".join(f"{h}\n" for h in hands), encoding="utf-8")
+        first_bytes = None
+        for w in args.workers:
+            out = Path(d) / f"w{w}.csv"
+            t = time.perf_counter()
+            s = run_batch(src, out, rules=args.rules, samples=args.samples, seed=args.seed,
+                          workers=w, turnup=args.turnup)
+            dt = time.perf_counter() - t
+            data = out.read_bytes()
+            same = first_bytes is None or data == first_bytes
+            first_bytes = first_bytes or data
+            results.append({"workers": w, "seconds": round(dt, 2),
+                            "hands_per_minute": round(60 * s.analysed / dt, 2),
+                            "failed": s.failed, "identical_to_first": same})
+    base = results[0]["seconds"]
+    for r in results:
+        r["speedup"] = round(base / r["seconds"], 2)
+    info = {"hands": args.hands, "samples": args.samples, "rules": args.rules,
+            "nproc": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2),
+            "warm_up_seconds": round(warm, 2), "runs": results}
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return
+    print(f"{args.hands} hands x {args.samples} samples, {args.rules}, nproc {os.cpu_count()}, "
+          f"load {info['load_avg_1min']} (warm-up {warm:.1f} s)")
+    for r in results:
+        print(f"  workers {r['workers']}: {r['seconds']:8.2f} s  {r['hands_per_minute']:8.2f} "
+              f"hands/min  speed-up {r['speedup']:.2f}  identical {r['identical_to_first']}"
+              f"  failed {r['failed']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""Interrupted batch runs lose nothing: a run killed with SIGKILL mid-way and resumed gives the
+same files as an uninterrupted run; torn trailing lines and incomplete hands are dropped on
+resume; Parquet parts are all-or-nothing; resuming with other settings is refused."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from boston_sim.batch import load_results, run_batch
+from boston_sim.cli import app
+
+FAST = {"rules": "solo_whist_foster", "turnup": "H2", "samples": 16}
+HANDS = [
+    "AKQJT98.AK.A2.32", "5432.432.432.432", "AJ64.KT3.Q852.K7", "AKQJT9876.AKQ.A.",
+    "KQ.AJ975.K84.Q63", "T.J6.AQT9876.AQ8", "AK8.KQT75.5.KJT9", "QJ976.A98.KJ.765",
+    "73.9864.J863.A75", "64.JT5.KQ4.KQ964", "52.Q732.T975.JT8", "AKQ.AKQ.AKQ.AKQJ",
+]
+N_RUNGS = 7  # Solo Whist ladder (RULES.md §2.3)
+
+
+def _input(tmp_path: Path, n: int) -> Path:
+    f = tmp_path / "hands.txt"
+    f.write_text("".join(f"{HANDS[i % len(HANDS)]} | {('eldest', 'second', 'third')[i % 3]} | "
+                         f"h{i}\n" for i in range(n)), encoding="utf-8")
+    return f
+
+
+def _reference(tmp_path: Path, f: Path, fmt: str = "csv") -> tuple[bytes, bytes]:
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    s = run_batch(f, ref / f"r.{fmt}", seed=9, workers=1, **FAST)
+    assert s.failed == 0
+    return Path(s.results).read_bytes(), Path(s.summary).read_bytes()
+
+
+def test_sigkill_mid_run_then_resume_equals_uninterrupted(tmp_path: Path) -> None:
+    n = 24
+    f = _input(tmp_path, n)
+    out = tmp_path / "run" / "r.csv"
+    out.parent.mkdir()
+    cmd = [sys.executable, "-c", "from boston_sim.cli import main; main()", "batch", str(f), "--out", str(out),
+           "--seed", "9", "--rules", "solo_whist_foster", "--turnup", "H2", "--samples", "16",
+           "--workers", "1", "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    killed_with_rows = 0
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists():
+                rows = out.read_bytes().count(b"\n") - 1  # minus the header
+                if rows >= 2 * N_RUNGS:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    killed_with_rows = rows
+                    break
+            time.sleep(0.02)
+    finally:
+        if proc.poll() is None and not killed_with_rows:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=60)
+    assert killed_with_rows, f"the run ended before it could be killed: {proc.stderr.read()!r}"
+    assert proc.returncode == -signal.SIGKILL
+    partial = load_results(out)
+    assert 2 <= partial["hand_id"].nunique() < n  # really interrupted mid-way
+
+    res = CliRunner().invoke(app, ["batch", str(f), "--out", str(out), "--seed", "9",
+                                   "--rules", "solo_whist_foster", "--turnup", "H2",
+                                   "--samples", "16", "--workers", "1", "--no-progress",
+                                   "--resume"])
+    assert res.exit_code == 0, res.output
+    assert "kept from before" in res.output
+    rows, summary = _reference(tmp_path, f)
+    assert out.read_bytes() == rows
+    assert (tmp_path / "run" / "r.summary.csv").read_bytes() == summary
+    df = load_results(out)
+    assert sorted(df["hand_id"].unique()) == list(range(n))
+    assert (df.groupby("hand_id").size() == N_RUNGS).all()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_torn_and_incomplete_tails_are_dropped_on_resume(tmp_path: Path, fmt: str) -> None:
+    f = _input(tmp_path, 3)
+    rows, summary = _reference(tmp_path, f, fmt)
+    lines = rows.splitlines(keepends=True)
+    header = 1 if fmt == "csv" else 0
+    last_hand_start = sum(len(x) for x in lines[: header + 2 * N_RUNGS])
+    cuts = [
+        len(rows) - 5,                                          # inside the very last line
+        last_hand_start + len(lines[header + 2 * N_RUNGS]),     # one whole row of hand 2 only
+        last_hand_start + 3,                                    # a few bytes of hand 2
+        sum(len(x) for x in lines[: header + N_RUNGS + 2]),     # hand 1 incomplete, no hand 2
+    ]
+    for cut in cuts:
+        out = tmp_path / f"cut{cut}.{fmt}"
+        out.write_bytes(rows[:cut])
+        s = run_batch(f, out, seed=9, workers=1, resume=True, **FAST)
+        assert s.failed == 0
+        assert out.read_bytes() == rows, cut
+        assert Path(s.summary).read_bytes() == summary
+        assert s.skipped == (2 if cut >= last_hand_start else 1)
+
+
+def test_parquet_parts_resume(tmp_path: Path) -> None:
+    f = _input(tmp_path, 3)
+    ref = run_batch(f, tmp_path / "ref.parquet", seed=9, workers=1, **FAST)
+    out = tmp_path / "r.parquet"
+    run_batch(f, out, seed=9, workers=1, **FAST)
+    parts = sorted(out.glob("hand-*.parquet"))
+    assert [p.name for p in parts] == [f"hand-{i:06d}.parquet" for i in range(3)]
+    parts[1].unlink()
+    (out / "hand-000002.parquet.tmp").write_bytes(b"torn")  # a write that never got renamed
+    s = run_batch(f, out, seed=9, workers=1, resume=True, **FAST)
+    assert (s.skipped, s.analysed) == (2, 1)
+    assert not list(out.glob("*.tmp"))
+    a, b = load_results(ref.results), load_results(out)
+    assert a.equals(b)
+
+
+def test_resume_with_other_settings_is_refused(tmp_path: Path) -> None:
+    f = _input(tmp_path, 1)
+    out = tmp_path / "r.csv"
+    run_batch(f, out, seed=9, workers=1, **FAST)
+    res = CliRunner().invoke(app, ["batch", str(f), "--out", str(out), "--seed", "10",
+                                   "--rules", "solo_whist_foster", "--turnup", "H2",
+                                   "--samples", "16", "--workers", "1", "--resume"])
+    assert res.exit_code == 2
+    assert "cannot resume" in res.output and "seed" in res.output
