@@ -1,0 +1,21 @@
+"""Numba compilation flags, in one place.
+
+Every ``@njit`` in the package takes its options from here so that caching, fast-math and
+threading can be changed (or switched off for debugging) without touching the kernels.
+"""
+
+from __future__ import annotations
+
+import os
+
+# cache=True: compiled machine code is written next to the sources (or to NUMBA_CACHE_DIR), so
+# only the first run after an install or a change pays the compile time.
+# fastmath stays off: the solver is integer-only and must be exact; nothing to gain.
+# nogil=True: serial kernels release the GIL, so Python threads (or Dask) can run them side by side.
+JIT: dict = {"cache": True, "fastmath": False, "nogil": True}
+
+# Batch entry points parallelise over deals with prange.
+JIT_PARALLEL: dict = {"cache": True, "fastmath": False, "nogil": True, "parallel": True}
+
+# Transposition-table size (entries, a power of two) per worker; overridable for experiments.
+SOLVER_TT_BITS: int = int(os.environ.get("BOSTON_SIM_TT_BITS", "18"))

@@ -1,0 +1,276 @@
+"""Double-dummy solver for Boston and its relatives (public wrappers).
+
+The wrappers validate and convert; the numba kernels in ``_search.py`` / ``_driver.py`` only
+compute. A game is described by the four hands, the trump (0..3 = S H D C, 4 = NT), the seat
+on lead, and ``side_mask``, the compass seats of the declaring side (N alone = 0b0001,
+N+S = 0b0101). The defenders cooperate perfectly.
+
+* ``solve`` / ``solve_batch(mode="max")``: tricks of the side when it maximises them.
+* ``solve_batch(mode="min")``: tricks the side can hold itself to when it tries to lose
+  tricks and the others try to give it tricks (the misère game).
+* ``solve_target`` / ``solve_batch_target``: yes/no questions "at least k", "at most k"
+  (misère = at most 0) and "exactly k" (Piccolissimo = exactly 1); each stops as soon as the
+  answer is known.
+
+Hands may be endings (equal sizes 1..13) and may hold the Russian boston card as rank 15 of
+the trump lane (``cards.boston_card_transform``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..cards import COMPASS, parse_compass, parse_deal, parse_strain
+from ..config import SOLVER_TT_BITS
+from ..errors import SolverInputError
+
+__all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "SolverInputError"]
+
+_KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
+_MODES = {"max": 0, "min": 1}
+# every card bit a lane may hold: ranks 2..14 in every suit, plus rank 15 (boston card)
+_VALID_BITS = np.uint64(sum(0xFFFC << (16 * s) for s in range(4)))
+_SHIFTS = np.array([0, 16, 32, 48], dtype=np.uint64)
+_local = threading.local()
+
+
+def _workspace():
+    """A per-thread solver workspace, so repeated single solves do not re-zero a table."""
+    ws = getattr(_local, "ws", None)
+    if ws is None:
+        from ._driver import new_workspace
+
+        ws = new_workspace(SOLVER_TT_BITS)
+        _local.ws = ws
+    return ws
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _popcount64(a: np.ndarray) -> np.ndarray:
+    """Vectorised popcount of a uint64 array."""
+    a = a.astype(np.uint64, copy=True)
+    a = a - ((a >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    a = (a & np.uint64(0x3333333333333333)) + ((a >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    a = (a + (a >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((a * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
+
+
+def _check_hands(hands: np.ndarray, trump: int) -> None:
+    """Vectorised legality check of a batch uint64[M, 4]; raises SolverInputError."""
+    if hands.ndim != 2 or hands.shape[1] != 4:
+        raise SolverInputError(f"hands must have shape (M, 4), got {hands.shape}")
+    if hands.shape[0] == 0:
+        return
+    bad_bits = (hands & ~_VALID_BITS) != 0
+    if bad_bits.any():
+        i, s = np.argwhere(bad_bits)[0]
+        raise SolverInputError(f"deal {i}: {COMPASS[s]} hand holds a bit that is not a card")
+    rank15 = np.uint64(sum(1 << (16 * s + 15) for s in range(4)))
+    allowed15 = np.uint64(0) if trump == 4 else np.uint64(1 << (16 * trump + 15))
+    wrong15 = (hands & (rank15 & ~allowed15)) != 0
+    if wrong15.any():
+        i, s = np.argwhere(wrong15)[0]
+        raise SolverInputError(
+            f"deal {i}: {COMPASS[s]} holds a boston card (rank 15) outside the trump suit"
+        )
+    counts = _popcount64(hands)
+    uneq = (counts != counts[:, :1]).any(axis=1)
+    if uneq.any():
+        i = int(np.argmax(uneq))
+        detail = ", ".join(f"{COMPASS[s]} {int(c)}" for s, c in enumerate(counts[i]))
+        raise SolverInputError(f"deal {i}: hands have unequal numbers of cards ({detail})")
+    sizes = counts[:, 0]
+    badsize = (sizes < 1) | (sizes > 13)
+    if badsize.any():
+        i = int(np.argmax(badsize))
+        raise SolverInputError(f"deal {i}: each hand must hold 1 to 13 cards, found {int(sizes[i])}")
+    union = hands[:, 0] | hands[:, 1] | hands[:, 2] | hands[:, 3]
+    overlap = _popcount64(union) != counts.sum(axis=1)
+    if overlap.any():
+        i = int(np.argmax(overlap))
+        raise SolverInputError(f"deal {i}: a card is in two hands")
+
+
+def _check_scalar(trump: int, leader: int, side_mask: int) -> None:
+    if not isinstance(trump, (int, np.integer)) or not 0 <= int(trump) <= 4:
+        raise SolverInputError(f"trump must be 0..4 (S H D C NT), got {trump!r}")
+    if not isinstance(leader, (int, np.integer)) or not 0 <= int(leader) <= 3:
+        raise SolverInputError(f"leader must be a seat 0..3 (N E S W), got {leader!r}")
+    if not isinstance(side_mask, (int, np.integer)) or not 1 <= int(side_mask) <= 14:
+        raise SolverInputError(
+            f"side_mask must name 1 to 3 seats (a 4-bit mask 1..14), got {side_mask!r}"
+        )
+
+
+def _to_lanes(hands: np.ndarray) -> np.ndarray:
+    """uint64[M, 4] -> int64[M, 16] with [i, seat*4 + suit] = 16-bit lane."""
+    lanes = (hands[:, :, None] >> _SHIFTS[None, None, :]) & np.uint64(0xFFFF)
+    return np.ascontiguousarray(lanes.reshape(hands.shape[0], 16).astype(np.int64))
+
+
+def _as_batch(hands) -> np.ndarray:
+    try:
+        arr = np.asarray(hands)
+    except Exception as e:  # noqa: BLE001 - any conversion failure is a user input error
+        raise SolverInputError(f"hands must be a uint64 array of shape (M, 4): {e}") from None
+    if arr.dtype != np.uint64:
+        if arr.dtype.kind not in "iu" or (arr.size and arr.min() < 0):
+            raise SolverInputError(f"hands must be a uint64 array of shape (M, 4), got {arr.dtype}")
+        arr = arr.astype(np.uint64)
+    return arr
+
+
+def _deal_array(deal) -> np.ndarray:
+    """PBN string or 4 masks -> validated uint64[1, 4]."""
+    if isinstance(deal, str):
+        arr = parse_deal(deal)
+    else:
+        try:
+            arr = np.asarray([int(h) for h in deal], dtype=np.uint64)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise SolverInputError(f"a deal is a PBN string or four uint64 hands: {e}") from None
+        if arr.shape != (4,):
+            raise SolverInputError(f"a deal needs 4 hands, got {arr.shape[0]}")
+    return arr.reshape(1, 4)
+
+
+def _side(declarer, partner) -> int:
+    d = parse_compass(declarer)
+    mask = 1 << d
+    if partner is not None:
+        p = parse_compass(partner)
+        if p == d:
+            raise SolverInputError(f"partner {COMPASS[p]} is the declarer")
+        mask |= 1 << p
+    return mask
+
+
+def _parse_common(deal, trump, leader, declarer, partner):
+    t = parse_strain(trump)
+    lead = parse_compass(leader)
+    side = _side(declarer, partner)
+    arr = _deal_array(deal)
+    _check_hands(arr, t)
+    return arr, t, lead, side
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def solve(deal, trump, leader, declarer, partner=None) -> int:
+    """Tricks won by the declaring side under best play by all (the side maximises).
+
+    ``deal``: PBN string (``"N:AKQ2.JT9.876.543 ..."``) or four uint64 hand masks (N, E, S, W);
+    ``trump``: ``"S" "H" "D" "C" "NT"`` or 0..4; ``leader``, ``declarer``, ``partner``:
+    ``"N" "E" "S" "W"`` or 0..3. ``partner=None`` is one declarer against three.
+    """
+    arr, t, lead, side = _parse_common(deal, trump, leader, declarer, partner)
+    from ._driver import solve_value
+
+    ttk, ttd, mv, fr, P = _workspace()
+    return int(solve_value(_to_lanes(arr)[0], t, lead, side, 0, ttk, ttd, mv, fr, P))
+
+
+def solve_target(deal, trump, leader, declarer, partner=None, *, kind: str, target: int) -> bool:
+    """Yes/no: can the declaring side make sure of ``kind`` ``target`` tricks?
+
+    ``kind``: ``"at_least"`` (side maximises), ``"at_most"`` (side tries to lose tricks, the
+    others to give it tricks; misère is ``at_most 0``) or ``"exactly"`` (Piccolissimo is
+    ``exactly 1``). Other arguments as for :func:`solve`.
+    """
+    k = _kind(kind)
+    tgt = _target(target)
+    arr, t, lead, side = _parse_common(deal, trump, leader, declarer, partner)
+    from ._driver import solve_question
+
+    ttk, ttd, mv, fr, P = _workspace()
+    return bool(solve_question(_to_lanes(arr)[0], t, lead, side, k, tgt, ttk, ttd, mv, fr, P))
+
+
+def _kind(kind: str) -> int:
+    if kind not in _KINDS:
+        raise SolverInputError(f"unknown question kind {kind!r} (use at_least, at_most or exactly)")
+    return _KINDS[kind]
+
+
+def _target(target) -> int:
+    if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
+        raise SolverInputError(f"target must be a whole number of tricks, got {target!r}")
+    return int(target)
+
+
+def solve_batch(
+    hands: np.ndarray,
+    trump: int,
+    leader: int,
+    side_mask: int,
+    out: np.ndarray | None = None,
+    mode: str = "max",
+) -> np.ndarray:
+    """Tricks of the declaring side for every deal of ``hands`` (uint64[M, 4]), in parallel.
+
+    ``mode="max"``: the side maximises its tricks; ``mode="min"``: the side minimises them
+    (misère play) while the others try to give it tricks. ``out`` (int8[M]) is filled and
+    returned if given. Results do not depend on the number of numba threads.
+    """
+    if mode not in _MODES:
+        raise SolverInputError(f"unknown mode {mode!r} (use max or min)")
+    _check_scalar(trump, leader, side_mask)
+    arr = _as_batch(hands)
+    _check_hands(arr, int(trump))
+    m = arr.shape[0]
+    out = _out(out, m, np.int8)
+    if m:
+        from ._driver import batch_value
+
+        batch_value(_to_lanes(arr), int(trump), int(leader), int(side_mask), _MODES[mode], out,
+                    SOLVER_TT_BITS, _workers())
+    return out
+
+
+def solve_batch_target(
+    hands: np.ndarray,
+    trump: int,
+    leader: int,
+    side_mask: int,
+    kind: str,
+    target: int,
+    out: np.ndarray | None = None,
+) -> np.ndarray:
+    """Yes/no answers (bool[M]) to "can the side make sure of ``kind`` ``target`` tricks?"
+
+    ``kind`` is ``"at_least"``, ``"at_most"`` or ``"exactly"`` (see :func:`solve_target`).
+    """
+    k = _kind(kind)
+    tgt = _target(target)
+    _check_scalar(trump, leader, side_mask)
+    arr = _as_batch(hands)
+    _check_hands(arr, int(trump))
+    m = arr.shape[0]
+    out = _out(out, m, np.bool_)
+    if m:
+        from ._driver import batch_question
+
+        batch_question(_to_lanes(arr), int(trump), int(leader), int(side_mask), k, tgt, out,
+                       SOLVER_TT_BITS, _workers())
+    return out
+
+
+def _workers() -> int:
+    """Workers for a batch: numba's current thread count (each gets its own table)."""
+    import numba
+
+    return int(numba.get_num_threads())
+
+
+def _out(out: np.ndarray | None, m: int, dtype) -> np.ndarray:
+    if out is None:
+        return np.empty(m, dtype=dtype)
+    if not isinstance(out, np.ndarray) or out.shape != (m,) or out.dtype != dtype:
+        raise SolverInputError(f"out must be a {np.dtype(dtype).name} array of shape ({m},)")
+    return out

@@ -1,0 +1,186 @@
+"""Solver drivers (numba): value by a moving zero-window target, yes/no questions, batches.
+
+Kernels take arrays and ints only. ``lanes`` is ``int64[M, 16]`` with ``lanes[i, seat*4+suit]``
+the 16-bit holding of ``seat`` in ``suit`` (the wrappers in ``__init__`` build it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..config import JIT, JIT_PARALLEL
+from ._bits import popcount
+from ._search import (
+    F_SIZE,
+    MAX_PLY,
+    MOVE_SLOTS,
+    P_COUNTMASK,
+    P_EXACT,
+    P_GEN,
+    P_MAXMASK,
+    P_NODES,
+    P_SIZE,
+    P_TRUMP,
+    P_TTMASK,
+    quick_tricks,
+    search,
+)
+
+MODE_MAX = 0
+MODE_MIN = 1
+KIND_AT_LEAST = 0
+KIND_AT_MOST = 1
+KIND_EXACTLY = 2
+
+_GEN_LIMIT = (1 << 23) - 1
+
+
+@njit(**JIT)
+def new_workspace(tt_bits):
+    """Per-worker scratch: transposition table, move buffer, parameter block."""
+    size = 1 << tt_bits
+    ttk = np.zeros(2 * size, dtype=np.int64)
+    ttd = np.zeros(size, dtype=np.int64)
+    mv = np.zeros((MAX_PLY, 2 * MOVE_SLOTS), dtype=np.int64)
+    P = np.zeros(P_SIZE, dtype=np.int64)
+    P[P_TTMASK] = size - 1
+    fr = np.zeros((MAX_PLY, F_SIZE), dtype=np.int64)
+    return ttk, ttd, mv, fr, P
+
+
+@njit(**JIT)
+def _setup(P, ttd, trump, maxmask, countmask, exact):
+    """Start a new game in the workspace: bump the TT generation (clearing on wrap)."""
+    P[P_TRUMP] = trump
+    P[P_MAXMASK] = maxmask
+    P[P_COUNTMASK] = countmask
+    P[P_EXACT] = exact
+    g = P[P_GEN] + 1
+    if g > _GEN_LIMIT:
+        ttd[:] = 0
+        g = 1
+    P[P_GEN] = g
+
+
+@njit(**JIT)
+def _reach(hl, ttk, ttd, mv, fr, P, leader, target):
+    return search(hl, ttk, ttd, mv, fr, P, leader, target)
+
+
+@njit(**JIT)
+def solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P):
+    """Tricks of ``side`` under best play: mode 0 = side maximises, 1 = side minimises.
+
+    Zero-window searches with a moving target (MTD(f)-like); all probes share the
+    transposition table, whose entries are bounds valid for any target.
+    """
+    countmask = side
+    maxmask = side if mode == MODE_MAX else 15 ^ side
+    _setup(P, ttd, trump, maxmask, countmask, 0)
+    n = popcount(hl[leader * 4] | (hl[leader * 4 + 1] << 16) | (hl[leader * 4 + 2] << 32) | (hl[leader * 4 + 3] << 48))
+    lo = 0
+    hi = n
+    # first guess: the quick tricks of whoever is on lead
+    if mode == MODE_MAX:
+        if (side >> leader) & 1:
+            g = quick_tricks(hl, leader, trump, 15 ^ side, n)
+        else:
+            g = n - quick_tricks(hl, leader, trump, side, n)
+    else:
+        g = 0
+    while lo < hi:
+        t = g
+        if t <= lo:
+            t = lo + 1
+        if t > hi:
+            t = hi
+        if _reach(hl, ttk, ttd, mv, fr, P, leader, t):
+            lo = t
+            g = t + 1
+        else:
+            hi = t - 1
+            g = t - 1
+    return lo
+
+
+@njit(**JIT)
+def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
+    """Yes/no: can ``side`` make sure of at least / at most / exactly ``target`` tricks?"""
+    n = popcount(hl[leader * 4] | (hl[leader * 4 + 1] << 16) | (hl[leader * 4 + 2] << 32) | (hl[leader * 4 + 3] << 48))
+    if kind == KIND_AT_LEAST:
+        if target <= 0:
+            return True
+        if target > n:
+            return False
+        _setup(P, ttd, trump, side, side, 0)
+        return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
+    if kind == KIND_AT_MOST:
+        if target >= n:
+            return True
+        if target < 0:
+            return False
+        # the opponents try to push the side's tricks up to target + 1
+        _setup(P, ttd, trump, 15 ^ side, side, 0)
+        return not _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
+    # exactly: both one-sided questions are necessary, and cheap; then the exact game
+    if target < 0 or target > n:
+        return False
+    if target < n:
+        _setup(P, ttd, trump, 15 ^ side, side, 0)
+        if _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1):
+            return False
+    if target > 0:
+        _setup(P, ttd, trump, side, side, 0)
+        if not _reach(hl, ttk, ttd, mv, fr, P, leader, target):
+            return False
+    _setup(P, ttd, trump, side, side, 1)
+    return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
+
+
+@njit(**JIT)
+def solve_range_value(lanes, lo, hi, step, trump, leader, side, mode, out, ttk, ttd, mv, fr, P):
+    """Serial body of the batch value kernel: deals lo, lo+step, ... < hi."""
+    hl = np.empty(16, dtype=np.int64)
+    for i in range(lo, hi, step):
+        for j in range(16):
+            hl[j] = lanes[i, j]
+        out[i] = solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P)
+
+
+@njit(**JIT)
+def solve_range_question(lanes, lo, hi, step, trump, leader, side, kind, target, out, ttk, ttd, mv, fr, P):
+    """Serial body of the batch yes/no kernel: deals lo, lo+step, ... < hi."""
+    hl = np.empty(16, dtype=np.int64)
+    for i in range(lo, hi, step):
+        for j in range(16):
+            hl[j] = lanes[i, j]
+        out[i] = solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P)
+
+
+@njit(**JIT_PARALLEL)
+def batch_value(lanes, trump, leader, side, mode, out, tt_bits, nworkers):
+    """``out[i]`` = tricks of ``side`` in deal ``i``; parallel over deals (one TT per worker).
+
+    Deals are dealt to workers round-robin; every answer is exact, so the output does not
+    depend on the number of threads.
+    """
+    m = lanes.shape[0]
+    nw = nworkers
+    if nw > m:
+        nw = m
+    for w in prange(nw):
+        ttk, ttd, mv, fr, P = new_workspace(tt_bits)
+        solve_range_value(lanes, w, m, nw, trump, leader, side, mode, out, ttk, ttd, mv, fr, P)
+
+
+@njit(**JIT_PARALLEL)
+def batch_question(lanes, trump, leader, side, kind, target, out, tt_bits, nworkers):
+    """``out[i]`` = yes/no answer for deal ``i``; parallel over deals (one TT per worker)."""
+    m = lanes.shape[0]
+    nw = nworkers
+    if nw > m:
+        nw = m
+    for w in prange(nw):
+        ttk, ttd, mv, fr, P = new_workspace(tt_bits)
+        solve_range_question(lanes, w, m, nw, trump, leader, side, kind, target, out, ttk, ttd, mv, fr, P)
