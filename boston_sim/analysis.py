@@ -1,0 +1,753 @@
+"""Samples x solver x rules -> per-rung statistics: "what should I bid?" (RULES.md §3).
+
+For one declarer hand, :func:`analyze` deals seeded completions of the unseen hands
+(:mod:`boston_sim.sampler`), solves every sample double-dummy for every rung of the ladder
+and every trump the rung allows (:mod:`boston_sim.solver`), scores the tricks with the rule
+set's dense tables (:meth:`RuleSet.payment_vector` / :meth:`RuleSet.net_vector`) and
+recommends the rung with the best expected net result, or "pass".
+
+Design points (RULES.md §3.0):
+
+* **Seats.** The dealer sits at compass W, so eldest = N, second = E, third = S, dealer = W
+  (``cards.play_seat_to_compass``). The first leader comes from the rung's ``leader``:
+  eldest -> N, declarer -> the declarer, declarer_left -> the next seat in playing order
+  (A-33).
+* **Common random numbers.** Every rung and every trump is scored on the same samples, so
+  differences between rungs are paired.
+* **Shared searches.** A search is identified by (strain, leader, declaring side, declarer's
+  discard, mode). One max-tricks solve serves every trick rung that uses the same strain,
+  leader and side; one min-tricks solve serves every misère rung with the same leader and
+  discard (e.g. Grand Misère and Grand Spread).
+* **Misères** use the real min-tricks count of the declarer (the fewest tricks he can hold
+  himself to), so their trick distribution is honest; success is ``t == 0``.
+* **Piccolissimo** ("exactly 1"): min tricks >= 2 is a failure (recorded as the min);
+  otherwise an exact search decides; a success is recorded as 1 trick, a failure as 0.
+* **12-trick rungs** (every player discards one card, A-12): each defender (and a partner)
+  discards a uniformly random card drawn with the deal; the declarer's discard is chosen ex
+  ante among the highest card of each suit he holds (RULES.md §3.0), by the same criterion
+  as the trump.
+* **Trump ex ante.** Each allowed trump is scored on all samples; the reported trump is the
+  one with the best mean net (ties: higher P(make), then higher suit preference); unpriced
+  rungs: P(make), then mean tricks. Never best-per-sample.
+* **Russian Boston**: trump contracts move the boston card into the trump suit
+  (``cards.boston_card_transform``, A-40) when ``boston_card_mode`` is ``trump``; misères are
+  played without it (L85). The boston bonus (A-50) is added through the rules' context.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .cards import (
+    NT,
+    PLAY_SEATS,
+    STRAINS,
+    NotationError,
+    boston_card_transform,
+    card_bit,
+    format_card,
+    format_hand,
+    parse_card,
+    parse_hand,
+    parse_play_seat,
+    parse_strain,
+    play_seat_to_compass,
+)
+from .errors import RulesError, SamplingError
+from .rules import RuleSet, load_rules
+from .sampler import Constraint, Sampler, Samples, nth_card, parse_constraint, parse_known
+
+DEFAULT_SAMPLES = 300
+"""Default number of samples: the SE of any P(make) is at most 0.5/sqrt(300) = 0.029 (< 0.03)."""
+
+MAX_SAMPLES = 20_000
+"""Cap on the samples drawn by ``precision=`` mode."""
+
+PRECISION_START = 200
+"""First chunk drawn by ``precision=`` mode when ``samples`` is not given."""
+
+SUB_CHUNK = 64
+"""Deals handed to the solver per call, so that the progress bar moves."""
+
+CONTEXT_KEYS = ("preference", "senior", "junior")
+"""Context values (suits) that may also be given as ``--option key=value``."""
+
+PARTNERS = {"opposite": 2, "left": 1, "right": 3}
+
+TABLE_COLUMNS = [
+    "rung", "name", "rank", "kind", "target", "trump", "trump_class", "discard", "chosen",
+    "priced", "p_make", "p_make_se", "mean_tricks", "ev_per_adversary", "ev_per_adversary_se",
+    "ev_net", "ev_net_se", "p_loss_gt", "cvar5", "recommended", "note", "trick_distribution",
+]
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class Analysis:
+    """The result of :func:`analyze`; rendering lives in :mod:`boston_sim.report`.
+
+    See docs/ARCHITECTURE.md "Analysis". ``table`` has one row per (rung, trump candidate),
+    ``rungs`` the chosen row of each rung in ladder order. ``tricks[(rung_id, trump)]`` holds
+    the per-sample tricks (trump = strain letter or None), ``payoffs[rung_id]`` the per-sample
+    net counters of the chosen trump of every priced rung.
+    """
+
+    rules: RuleSet
+    hand: str
+    seat: str
+    samples: int
+    seed: int
+    rejected: int
+    recommended: str | None
+    runner_up: str | None
+    diff: float | None
+    diff_se: float | None
+    indistinguishable: bool
+    reason: str
+    table: Any  # pandas.DataFrame
+    rungs: Any  # pandas.DataFrame
+    tricks: dict[tuple[str, str | None], np.ndarray]
+    payoffs: dict[str, np.ndarray]
+    options: dict[str, Any] = field(default_factory=dict)
+    context: dict[str, Any] = field(default_factory=dict)
+    partner: str = "opposite"
+    turnup: str | None = None
+    known: list[str] = field(default_factory=list)
+    constraints: list[str] = field(default_factory=list)
+    risk_threshold: float = 0.0
+    precision: float | None = None
+    elapsed: float = 0.0
+    solves: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def unit(self) -> str:
+        return self.rules.unit
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of issue 4 (NaN -> null)."""
+        rungs = []
+        for _, row in self.rungs.iterrows():
+            entry = _row_dict(row)
+            cands = self.table[self.table["rung"] == row["rung"]]
+            entry["trump_candidates"] = [
+                {k: _json(c[k]) for k in ("trump", "trump_class", "discard", "p_make", "p_make_se",
+                                          "mean_tricks", "ev_per_adversary", "ev_net",
+                                          "ev_net_se", "chosen")}
+                for _, c in cands.iterrows()
+            ]
+            rungs.append(entry)
+        return {
+            "rules": self.rules.id,
+            "rules_name": self.rules.name,
+            "unit": self.rules.unit,
+            "options": {k: _json(v) for k, v in self.rules.options.items()},
+            "context": {k: _json(v) for k, v in self.context.items()},
+            "seat": self.seat,
+            "hand": self.hand,
+            "samples": self.samples,
+            "seed": self.seed,
+            "rejected": self.rejected,
+            "turnup": self.turnup,
+            "known": list(self.known),
+            "constraints": list(self.constraints),
+            "partner": self.partner,
+            "risk_threshold": self.risk_threshold,
+            "precision": self.precision,
+            "recommended": self.recommended,
+            "runner_up": self.runner_up,
+            "diff": _json(self.diff),
+            "diff_se": _json(self.diff_se),
+            "indistinguishable": self.indistinguishable,
+            "reason": self.reason,
+            "notes": list(self.notes),
+            "rungs": rungs,
+        }
+
+
+def _json(v: Any) -> Any:
+    """Plain JSON value: numpy scalars -> Python, NaN -> None."""
+    if v is None:
+        return None
+    if isinstance(v, (np.bool_, bool)):
+        return bool(v)
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        return None if math.isnan(f) else f
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [_json(x) for x in v]
+    return v
+
+
+def _row_dict(row: Any) -> dict[str, Any]:
+    return {col: _json(row[col]) for col in TABLE_COLUMNS}
+
+
+# --------------------------------------------------------------------------- the work plan
+
+
+@dataclass(frozen=True)
+class SolveKey:
+    """One search over all samples; shared by every rung that needs it."""
+
+    strain: int  # 0..3, 4 = NT
+    leader: int  # compass seat
+    side_mask: int  # compass seats of the declaring side
+    discard: int  # declarer's discard (card bit) in a 12-trick rung, -1 for none
+    mode: str  # "max" | "min" | "exactly"
+    target: int = 0  # for "exactly"
+    boston: bool = False  # apply the boston-card transform (A-40)
+
+
+@dataclass
+class Candidate:
+    """One way of playing a rung: a trump and (12-trick rungs) a declarer's discard."""
+
+    rung_id: str
+    trump: str | None  # strain letter, or None for no-trump misères
+    strain: int
+    discard: int
+    key: SolveKey
+
+
+def _leader_seat(rule: str, declarer: int) -> int:
+    if rule == "eldest":
+        return play_seat_to_compass(0)
+    if rule == "declarer":
+        return declarer
+    return (declarer + 1) % 4  # declarer_left: the next seat in playing order (A-33)
+
+
+def _discard_candidates(hand: int) -> list[int]:
+    """The declarer's discard candidates: the highest card of each suit he holds (§3.0)."""
+    out = []
+    for s in range(4):
+        lane = (hand >> (16 * s)) & 0xFFFF
+        if lane:
+            out.append(card_bit(s, lane.bit_length() - 1))
+    return out
+
+
+def _trumps_for(rung: Any, ctx: Mapping[str, Any], turnup_suit: int | None) -> list[int]:
+    rule = rung.trump
+    if rule == "none":
+        return [NT]
+    if rule == "declarer_choice":
+        return [0, 1, 2, 3]
+    if rule == "declarer_choice_or_nt":
+        return [0, 1, 2, 3, NT]
+    if rule in ("turnup", "junior"):
+        if turnup_suit is None:
+            raise SamplingError(f"{rung.name} is played in the turned-up suit: give the turn-up "
+                                "card (--turnup CARD)")
+        return [turnup_suit]
+    if rule == "senior":
+        if ctx.get("senior") is None:
+            raise RulesError(f"{rung.name} is played in the senior suit: give it "
+                             "(--senior SUIT or --option senior=SUIT)")
+        return [parse_strain(ctx["senior"])]
+    raise RulesError(f"unknown trump rule {rule!r} in {rung.id}")
+
+
+def _plan(rules: RuleSet, hand: int, declarer: int, partner: int, ctx: Mapping[str, Any],
+          turnup_suit: int | None) -> list[Candidate]:
+    boston_mode = rules.options.get("boston_card_mode")
+    out: list[Candidate] = []
+    for rung in rules.rungs:
+        leader = _leader_seat(rung.leader, declarer)
+        side = 1 << declarer
+        if rung.side == "pair":
+            side |= 1 << partner
+        discards = _discard_candidates(hand) if rung.tricks == 12 else [-1]
+        for strain in _trumps_for(rung, ctx, turnup_suit):
+            boston = strain != NT and boston_mode is not None and boston_mode != "off"
+            if rung.kind == "at_least":
+                mode, target = "max", 0
+            elif rung.kind == "zero":
+                mode, target = "min", 0
+            else:
+                mode, target = "exactly", rung.target
+            for d in discards:
+                key = SolveKey(strain, leader, side, d, mode, target, boston)
+                out.append(Candidate(rung.id, STRAINS[strain] if rung.trump != "none" else None,
+                                     strain, d, key))
+    return out
+
+
+# --------------------------------------------------------------------------- solving
+
+
+class _Solver:
+    """Runs each distinct :class:`SolveKey` over the samples, accumulating results as the
+    number of samples grows (precision mode)."""
+
+    def __init__(self, keys: Sequence[SolveKey], declarer: int,
+                 tick: Callable[[int], None] | None = None) -> None:
+        from . import solver
+
+        self._solver = solver
+        self.keys = list(dict.fromkeys(keys))
+        self.declarer = declarer
+        self.results: dict[SolveKey, np.ndarray] = {k: np.empty(0, np.int8) for k in self.keys}
+        self.tick = tick or (lambda n: None)
+        self.solves = 0
+
+    def extend(self, smp: Samples) -> None:
+        """Solve every key on the new samples and append the tricks."""
+        if not len(smp):
+            return
+        discard_cards = np.zeros_like(smp.deals)
+        for seat in range(4):
+            if seat != self.declarer:
+                discard_cards[:, seat] = nth_card(smp.deals[:, seat], smp.discard_pick[:, seat])
+        for key in self.keys:
+            deals = smp.deals
+            if key.discard >= 0:
+                disc = discard_cards.copy()
+                disc[:, self.declarer] = np.uint64(1) << np.uint64(key.discard)
+                deals = deals & ~disc
+            if key.boston:
+                deals = boston_card_transform(deals, key.strain)
+            deals = np.ascontiguousarray(deals)
+            parts = []
+            for start in range(0, len(deals), SUB_CHUNK):
+                chunk = deals[start : start + SUB_CHUNK]
+                parts.append(self._solve(key, chunk))
+                self.tick(len(chunk))
+            self.results[key] = np.concatenate([self.results[key], *parts])
+            self.solves += len(deals)
+
+    def _solve(self, key: SolveKey, deals: np.ndarray) -> np.ndarray:
+        s = self._solver
+        if key.mode == "max":
+            return s.solve_batch(deals, key.strain, key.leader, key.side_mask, mode="max")
+        tmin = s.solve_batch(deals, key.strain, key.leader, key.side_mask, mode="min")
+        if key.mode == "min":
+            return tmin
+        # "exactly target" (Piccolissimo): if the declarer cannot hold himself to the target
+        # (min > target) he fails; otherwise an exact search decides (min == target alone is
+        # not enough: the defenders may then steer him below the target). A success is
+        # recorded as ``target`` tricks, a failure with min <= target as 0 tricks.
+        out = tmin.copy()
+        undecided = np.flatnonzero(tmin <= key.target)
+        if len(undecided):
+            ok = s.solve_batch_target(np.ascontiguousarray(deals[undecided]), key.strain,
+                                      key.leader, key.side_mask, "exactly", key.target)
+            out[undecided] = np.where(ok, key.target, 0)
+        return out
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _stats(t: np.ndarray, pay: np.ndarray, net: np.ndarray, ok: np.ndarray,
+           threshold: float) -> dict[str, Any]:
+    """Per-candidate statistics from per-sample tricks and the rung's dense vectors."""
+    m = len(t)
+    succ = ok[t]
+    p = float(succ.mean())
+    dist = np.bincount(t.astype(np.int64), minlength=14)[:14] / m
+    priced = not np.isnan(net[: 14]).all()
+    out: dict[str, Any] = {
+        "p_make": p,
+        "p_make_se": math.sqrt(p * (1 - p) / m),
+        "mean_tricks": float(t.mean()),
+        "trick_distribution": [float(x) for x in dist],
+        "priced": priced,
+    }
+    if priced:
+        pay_s = pay[t]
+        net_s = net[t]
+        if np.isnan(net_s).any():
+            raise RulesError("the rules give no price for a trick count the solver produced")
+        k = max(1, math.ceil(0.05 * m))
+        out.update(
+            ev_per_adversary=float(pay_s.mean()),
+            ev_per_adversary_se=_se(pay_s),
+            ev_net=float(net_s.mean()),
+            ev_net_se=_se(net_s),
+            p_loss_gt=float((net_s < -threshold).mean()),
+            cvar5=float(np.sort(net_s)[:k].mean()),
+            _net=net_s,
+        )
+    else:
+        out.update(ev_per_adversary=math.nan, ev_per_adversary_se=math.nan, ev_net=math.nan,
+                   ev_net_se=math.nan, p_loss_gt=math.nan, cvar5=math.nan, _net=None)
+    return out
+
+
+def _se(x: np.ndarray) -> float:
+    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
+
+
+def _better(a: dict[str, Any], b: dict[str, Any], kind: str) -> bool:
+    """Is candidate ``a`` better than ``b`` ex ante (RULES.md §3.0)?"""
+    def key(c: dict[str, Any]) -> tuple:
+        tricks = c["mean_tricks"] if kind == "at_least" else -c["mean_tricks"]
+        ev = c["ev_net"] if c["priced"] else -math.inf
+        return (ev, c["p_make"], c["suit_rank"], tricks)
+    return key(a) > key(b)
+
+
+# --------------------------------------------------------------------------- the entry point
+
+
+def analyze(
+    hand: str | int,
+    seat: str | int = "eldest",
+    rules: str | RuleSet = "boston_foster",
+    options: Mapping[str, Any] | None = None,
+    *,
+    samples: int | None = None,
+    precision: float | None = None,
+    seed: int = 0,
+    known: Sequence[str | tuple[int, int]] | None = None,
+    constraints: Sequence[str | Constraint] | None = None,
+    turnup: str | None = None,
+    partner: str = "opposite",
+    context: Mapping[str, Any] | None = None,
+    risk_threshold: float = 0.0,
+    threads: int | None = None,
+    progress: bool | Callable[[int, int], None] = False,
+    max_samples: int = MAX_SAMPLES,
+) -> Analysis:
+    """Analyse one hand over the whole ladder of a rule set (issue 4, RULES.md §3).
+
+    ``hand``: 13 cards in any notation of :func:`cards.parse_hand` (or a mask). ``seat``: the
+    declarer's playing-order seat (eldest, second, third, dealer). ``rules``: rule-set id,
+    path or RuleSet; ``options``: rule options (``preference``/``senior``/``junior`` suits are
+    taken as context when the rule set has no option of that name). ``samples``: fixed
+    number of samples (default :data:`DEFAULT_SAMPLES`); ``precision``: keep sampling until
+    the SE of the recommended rung's net EV is below this many counters (cap ``max_samples``).
+    ``known``: ``"SA@dealer"`` strings; ``constraints``: ``"second:S>=5"`` strings;
+    ``turnup``: the turned-up card (Solo Whist, Russian Boston), pinned to the dealer.
+    ``partner``: seat of the partner in pair rungs (opposite, left, right). ``context``:
+    ``preference`` (classic Boston's first-preference suit), ``senior`` / ``junior``
+    (Russian suits). ``risk_threshold``: ``p_loss_gt`` is P(net < -threshold).
+    ``threads``: numba threads; results do not depend on it. ``progress``: True for a rich
+    progress bar on stderr, or a callback ``(done, total)``.
+    """
+    t0 = time.perf_counter()
+    # ---- inputs
+    mask = int(hand) if isinstance(hand, (int, np.integer)) else parse_hand(hand)
+    if mask.bit_count() != 13:
+        raise NotationError("the hand must hold 13 cards")
+    play_seat = parse_play_seat(seat)
+    declarer = play_seat_to_compass(play_seat)
+    options = dict(options or {})
+    ctx: dict[str, Any] = dict(context or {})
+    rs0 = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    for k in CONTEXT_KEYS:
+        if k in options and k not in rs0.option_specs:
+            ctx[k] = options.pop(k)
+    rs = rs0.with_options(options) if isinstance(rules, RuleSet) else load_rules(rules, options)
+    for k in CONTEXT_KEYS:
+        if ctx.get(k) is not None:
+            try:
+                ctx[k] = STRAINS[parse_strain(ctx[k])]
+            except NotationError as e:
+                raise RulesError(f"{k}: {e}") from None
+            if ctx[k] == "NT":
+                raise RulesError(f"{k} must be a suit, not NT")
+    if partner not in PARTNERS:
+        raise RulesError(f"unknown partner seat {partner!r} (use opposite, left or right)")
+    partner_seat = (declarer + PARTNERS[partner]) % 4
+    if samples is not None and precision is not None:
+        raise SamplingError("give either samples or precision, not both")
+    if samples is not None and samples < 2:
+        raise SamplingError("samples must be at least 2")
+    if precision is not None and not precision > 0:
+        raise SamplingError("precision must be a positive number of counters")
+
+    uses_turnup = any(r.trump in ("turnup", "junior") for r in rs.rungs) or rs.suit_rule in (
+        "turnup", "junior_senior")
+    known_pairs: list[tuple[int, int]] = [
+        k if isinstance(k, tuple) else parse_known(k) for k in (known or [])
+    ]
+    turnup_suit = None
+    turnup_txt = None
+    if turnup is not None:
+        if not uses_turnup:
+            raise SamplingError(f"{rs.id} turns no card of the dealt pack (RULES.md §1.3); "
+                                "--turnup does not apply")
+        tc = parse_card(turnup)
+        turnup_suit, turnup_txt = tc // 16, format_card(tc)
+        dealer = play_seat_to_compass(3)
+        if declarer == dealer and not (mask >> tc) & 1:
+            raise SamplingError(f"the turn-up {turnup_txt} belongs to the dealer, who is the "
+                                "declarer, but it is not in his hand")
+        known_pairs.append((tc, dealer))
+        if rs.suit_rule == "junior_senior":
+            ctx.setdefault("junior", STRAINS[turnup_suit])
+        if rs.suit_rule == "turnup":
+            ctx["turnup"] = STRAINS[turnup_suit]
+    cons = [c if isinstance(c, Constraint) else parse_constraint(c) for c in (constraints or [])]
+
+    cands = _plan(rs, mask, declarer, partner_seat, ctx, turnup_suit)
+    sampler = Sampler(mask, declarer, known=known_pairs, constraints=cons, seed=seed)
+
+    # ---- threads and progress
+    prev_threads = None
+    if threads is not None:
+        import numba
+
+        if threads < 1:
+            raise SamplingError("threads must be at least 1")
+        prev_threads = numba.get_num_threads()
+        numba.set_num_threads(min(int(threads), numba.config.NUMBA_NUM_THREADS))
+    bar = _Progress(progress)
+    try:
+        keys = [c.key for c in cands]
+        solver = _Solver(keys, declarer, tick=bar.advance)
+        m_target = samples if samples is not None else (
+            DEFAULT_SAMPLES if precision is None else PRECISION_START)
+        m_target = min(m_target, max_samples) if precision is not None else m_target
+        bar.add(len(solver.keys) * m_target)
+        solver.extend(sampler.draw(m_target))
+        m = m_target
+        result = _evaluate(rs, cands, solver, m, ctx, mask, risk_threshold, partner)
+        while precision is not None and m < max_samples:
+            se = result["rec_se"]
+            if se is not None and se <= precision:
+                break
+            grow = m if se is None else int(m * ((se / precision) ** 2 * 1.1 - 1)) + 1
+            extra = max(100, min(grow, max_samples - m))
+            bar.add(len(solver.keys) * extra)
+            solver.extend(sampler.draw(extra))
+            m += extra
+            result = _evaluate(rs, cands, solver, m, ctx, mask, risk_threshold, partner)
+    finally:
+        bar.close()
+        if prev_threads is not None:
+            import numba
+
+            numba.set_num_threads(prev_threads)
+
+    notes = list(result["notes"])
+    if rs.options.get("boston_card_mode") == "own_suit_top":
+        notes.append("boston_card_mode=own_suit_top is solved as 'trump': the solver models the "
+                     "boston card only as the top trump (A-40)")
+    if ctx.get("junior") is not None and ctx.get("junior") == ctx.get("senior"):
+        notes.append("the turn-up is the senior suit: only senior purchases exist this deal (A-43)")
+    if precision is not None and result["rec_se"] is not None and result["rec_se"] > precision:
+        notes.append(f"precision {precision:g} not reached within {max_samples} samples "
+                     f"(SE {result['rec_se']:.2f})")
+    return Analysis(
+        rules=rs,
+        hand=format_hand(mask),
+        seat=PLAY_SEATS[play_seat],
+        samples=m,
+        seed=int(seed),
+        rejected=sampler.rejected,
+        recommended=result["recommended"],
+        runner_up=result["runner_up"],
+        diff=result["diff"],
+        diff_se=result["diff_se"],
+        indistinguishable=result["indistinguishable"],
+        reason=result["reason"],
+        table=result["table"],
+        rungs=result["rungs"],
+        tricks=result["tricks"],
+        payoffs=result["payoffs"],
+        options=dict(rs.options),
+        context=ctx,
+        partner=partner,
+        turnup=turnup_txt,
+        known=[f"{format_card(c)}@{'NESW'[s]}" for c, s in known_pairs],
+        constraints=[c.describe() for c in cons],
+        risk_threshold=float(risk_threshold),
+        precision=precision,
+        elapsed=time.perf_counter() - t0,
+        solves=solver.solves,
+        notes=notes,
+    )
+
+
+def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, m: int,
+              ctx: Mapping[str, Any], hand: int, threshold: float, partner: str) -> dict[str, Any]:
+    """Score every candidate, choose trumps and discards ex ante, recommend a bid."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = []
+    tricks: dict[tuple[str, str | None], np.ndarray] = {}
+    payoffs: dict[str, np.ndarray] = {}
+    notes: list[str] = []
+    by_rung: dict[str, list[Candidate]] = {}
+    for c in cands:
+        by_rung.setdefault(c.rung_id, []).append(c)
+
+    for rung in rs.rungs:
+        ok = rung.success_vector()
+        best_per_trump: dict[str | None, dict[str, Any]] = {}
+        for c in by_rung.get(rung.id, []):
+            t = solver.results[c.key][:m]
+            rctx = dict(ctx)
+            if c.key.boston:
+                rctx["declarer_holds_boston"] = bool(hand >> _boston_bit(c.strain) & 1)
+            trump_arg = c.trump if rung.trump != "none" else None
+            pay = rs.payment_vector(rung.id, trump_arg, rctx)
+            net = rs.net_vector(rung.id, trump_arg, rctx)
+            st = _stats(t, pay, net, ok, threshold)
+            st["suit_rank"] = rs.suit_rank(trump_arg, ctx) if trump_arg else -1
+            st.update(cand=c, t=t)
+            prev = best_per_trump.get(c.trump)
+            if prev is None or _better(st, prev, rung.kind):
+                best_per_trump[c.trump] = st
+        chosen = None
+        for st in best_per_trump.values():
+            if chosen is None or _better(st, chosen, rung.kind):
+                chosen = st
+        for trump, st in best_per_trump.items():
+            c = st["cand"]
+            tricks[(rung.id, trump)] = st["t"]
+            is_chosen = st is chosen
+            if is_chosen and st["priced"]:
+                payoffs[rung.id] = st["_net"]
+            rows.append({
+                "rung": rung.id,
+                "name": rung.name,
+                "rank": rung.rank,
+                "kind": rung.kind,
+                "target": rung.target,
+                "trump": trump,
+                "trump_class": _class_label(rs.trump_class(trump, ctx)) if trump else None,
+                "discard": format_card(c.discard) if c.discard >= 0 else None,
+                "chosen": is_chosen,
+                "priced": st["priced"],
+                "p_make": st["p_make"],
+                "p_make_se": st["p_make_se"],
+                "mean_tricks": st["mean_tricks"],
+                "ev_per_adversary": st["ev_per_adversary"],
+                "ev_per_adversary_se": st["ev_per_adversary_se"],
+                "ev_net": st["ev_net"],
+                "ev_net_se": st["ev_net_se"],
+                "p_loss_gt": st["p_loss_gt"],
+                "cvar5": st["cvar5"],
+                "recommended": False,
+                "note": _rung_note(rung, partner),
+                "trick_distribution": st["trick_distribution"],
+            })
+
+    table = pd.DataFrame(rows, columns=TABLE_COLUMNS)
+    chosen_rows = table[table["chosen"]]
+    priced = chosen_rows[chosen_rows["priced"]]
+    rec = runner = None
+    diff = diff_se = rec_se = None
+    indist = False
+    if priced.empty:
+        reason = (f"no priced rung: {rs.name} gives no payments for these contracts, so only "
+                  "probabilities are shown")
+        notes.append("no priced rung; EV left empty (RULES.md §3.0)")
+    else:
+        order = priced.sort_values(["ev_net", "p_make", "rank"], ascending=False)
+        best = order.iloc[0]
+        second = order.iloc[1] if len(order) > 1 else None
+        unit = rs.unit
+        if best["ev_net"] < 0:
+            rec, runner = "pass", best["rung"]
+            diff = 0.0 - float(best["ev_net"])
+            diff_se = float(best["ev_net_se"])
+            rec_se = diff_se
+            reason = (f"every rung loses on average; the best, {best['name']}, expects "
+                      f"{best['ev_net']:+.1f} {unit}")
+        else:
+            rec = best["rung"]
+            rec_se = float(best["ev_net_se"])
+            if second is None or second["ev_net"] < 0:
+                runner = "pass"
+                diff = float(best["ev_net"])
+                diff_se = rec_se
+            else:
+                runner = second["rung"]
+                diff = float(best["ev_net"] - second["ev_net"])
+                diff_se = _se(payoffs[rec] - payoffs[runner])
+            trump_txt = f" in {best['trump']}" if best["trump"] else ""
+            reason = (f"{best['name']}{trump_txt} has the highest expected net result, "
+                      f"{best['ev_net']:+.1f} ± {best['ev_net_se']:.1f} {unit} "
+                      f"(P(make) {best['p_make']:.2f})")
+        if diff_se is not None and not math.isnan(diff_se):
+            indist = abs(diff) <= 2 * diff_se
+        runner_name = "pass" if runner == "pass" else rs.rung(runner).name
+        if indist:
+            reason += (f"; {runner_name} is statistically indistinguishable "
+                       f"(difference {diff:.1f} ± {diff_se:.1f})")
+        else:
+            reason += f"; ahead of {runner_name} by {diff:.1f} ± {diff_se:.1f}"
+        if rec != "pass":
+            table.loc[(table["rung"] == rec) & table["chosen"], "recommended"] = True
+    rungs = table[table["chosen"]].reset_index(drop=True)
+    return {
+        "table": table, "rungs": rungs, "tricks": tricks, "payoffs": payoffs,
+        "recommended": rec, "runner_up": runner, "diff": diff, "diff_se": diff_se,
+        "indistinguishable": indist, "reason": reason, "rec_se": rec_se, "notes": notes,
+    }
+
+
+def _boston_bit(strain: int) -> int:
+    """The boston card for a trump suit: J♦, or J♥ when diamonds are trumps (A-40)."""
+    return card_bit(1 if strain == 2 else 2, 11)
+
+
+def _class_label(cls: str | None) -> str | None:
+    if cls is None:
+        return None
+    return {"first_preference": "First Preference", "colour": "Colour", "plain": "Plain",
+            "turnup": "turn-up", "named": "named"}.get(cls, cls)
+
+
+def _rung_note(rung: Any, partner: str) -> str:
+    """What the double-dummy model approximates for this rung (RULES.md §3.0, §3.3, §3.5)."""
+    notes = []
+    if rung.kind != "at_least":
+        notes.append("DD ≈ realistic for the defence (exposed)" if rung.exposed
+                     else "DD pessimistic for the declarer")
+    if rung.tricks == 12:
+        notes.append("defenders discard at random (A-12)")
+    if rung.side == "pair":
+        notes.append(f"random partner {partner}: pessimistic")
+    return "; ".join(notes)
+
+
+class _Progress:
+    """A rich progress bar on stderr (or a user callback), counting deal-solves."""
+
+    def __init__(self, progress: bool | Callable[[int, int], None]) -> None:
+        self.total = 0
+        self.done = 0
+        self.cb = progress if callable(progress) else None
+        self.bar = None
+        if progress is True:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(TextColumn("solving"), BarColumn(),
+                                TextColumn("{task.percentage:>3.0f}%"), TimeRemainingColumn(),
+                                console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("solve", total=0)
+
+    def add(self, n: int) -> None:
+        self.total += n
+        if self.bar is not None:
+            self.bar.update(self.task, total=self.total)
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.done)
+        if self.cb is not None:
+            self.cb(self.done, self.total)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()

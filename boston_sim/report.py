@@ -1,0 +1,168 @@
+"""Views of an :class:`~boston_sim.analysis.Analysis`: a readable table, JSON and CSV.
+
+Results first, rendering later: nothing here computes a statistic, it only formats the
+columns of ``analysis.table`` / ``analysis.rungs``.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+
+_SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
+
+
+def _nan(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _pm(value: Any, se: Any, digits: int = 1) -> str:
+    if _nan(value):
+        return "—"
+    if _nan(se):
+        return f"{value:+.{digits}f}"
+    return f"{value:+.{digits}f} ± {se:.{digits}f}"
+
+
+def _trump_cell(row: Any, symbols: bool) -> str:
+    trump = row["trump"]
+    if trump is None or (isinstance(trump, float) and math.isnan(trump)):
+        text = "NT" if row["kind"] != "at_least" else "—"
+    else:
+        text = _SUIT_SYMBOL[trump] if symbols else trump
+    cls = row["trump_class"]
+    if isinstance(cls, str) and cls and cls != trump:
+        text += f" ({cls})"
+    disc = row["discard"]
+    if isinstance(disc, str) and disc:
+        text += f", discards {disc}"
+    return text
+
+
+def to_json(analysis: Analysis) -> dict[str, Any]:
+    """The JSON object of issue 4 (see :meth:`Analysis.to_dict`)."""
+    return analysis.to_dict()
+
+
+def csv_rows(analysis: Analysis, *, all_trumps: bool = True) -> list[dict[str, Any]]:
+    """Rows for a CSV file: one per (rung, trump candidate) (or per rung), with the trick
+    distribution spread over columns ``t0`` .. ``t13``."""
+    frame = analysis.table if all_trumps else analysis.rungs
+    out = []
+    for _, row in frame.iterrows():
+        rec: dict[str, Any] = {"hand": analysis.hand, "seat": analysis.seat,
+                               "rules": analysis.rules.id, "samples": analysis.samples,
+                               "seed": analysis.seed}
+        for col in frame.columns:
+            if col == "trick_distribution":
+                continue
+            v = row[col]
+            rec[col] = "" if _nan(v) else v
+        for t, p in enumerate(row["trick_distribution"]):
+            rec[f"t{t}"] = p
+        out.append(rec)
+    return out
+
+
+def write_csv(analysis: Analysis, path: str | Path, *, all_trumps: bool = True) -> Path:
+    """Write the analysis table as CSV (one row per rung and trump candidate)."""
+    rows = csv_rows(analysis, all_trumps=all_trumps)
+    p = Path(path)
+    with p.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["hand"])
+        w.writeheader()
+        w.writerows(rows)
+    return p
+
+
+def render_table(analysis: Analysis, *, symbols: bool = True) -> Any:
+    """A ``rich.table.Table`` of the chosen row of every rung, the recommended bid in bold."""
+    from rich.table import Table
+
+    a = analysis
+    unit = a.rules.unit
+    thr = a.risk_threshold
+    title = f"{a.rules.name}: {a.hand} ({a.seat}), {a.samples} samples, seed {a.seed}"
+    t = Table(title=title, title_justify="left", show_lines=False)
+    t.add_column("", width=1)
+    t.add_column("Rung")
+    t.add_column("Trump")
+    t.add_column("P(make)", justify="right")
+    t.add_column("Tricks", justify="right")
+    t.add_column(f"EV / adversary ({unit})", justify="right")
+    t.add_column("EV net", justify="right")
+    t.add_column("P(loss)" if thr == 0 else f"P(loss>{thr:g})", justify="right")
+    t.add_column("CVaR 5%", justify="right")
+    for _, row in a.rungs.iterrows():
+        rec = bool(row["recommended"])
+        p = f"{row['p_make']:.3f} ± {row['p_make_se']:.3f}"
+        cells = [
+            "▶" if rec else "",
+            str(row["name"]),
+            _trump_cell(row, symbols),
+            p,
+            f"{row['mean_tricks']:.2f}",
+            _pm(row["ev_per_adversary"], row["ev_per_adversary_se"]),
+            _pm(row["ev_net"], row["ev_net_se"]),
+            "—" if _nan(row["p_loss_gt"]) else f"{row['p_loss_gt']:.3f}",
+            "—" if _nan(row["cvar5"]) else f"{row['cvar5']:+.1f}",
+        ]
+        t.add_row(*cells, style="bold green" if rec else None)
+    return t
+
+
+def summary_lines(analysis: Analysis) -> list[str]:
+    """The recommendation and the footnotes printed under the table."""
+    a = analysis
+    if a.recommended is None:
+        head = "Recommendation: none (no priced rung)"
+    elif a.recommended == "pass":
+        head = "Recommendation: pass"
+    else:
+        head = f"Recommendation: {a.rules.rung(a.recommended).name}"
+    lines = [head + " — " + a.reason]
+    extra = []
+    if a.rejected:
+        extra.append(f"{a.rejected:,} deals rejected by the constraints")
+    if a.turnup:
+        extra.append(f"turn-up {a.turnup} in the dealer's hand")
+    if a.context.get("preference"):
+        extra.append(f"preference suit {a.context['preference']}")
+    if a.context.get("senior"):
+        extra.append(f"senior {a.context['senior']}, junior {a.context.get('junior') or '?'}")
+    extra.append(f"{a.elapsed:.1f} s")
+    lines.append("; ".join(extra))
+    notes = sorted({n for n in a.rungs["note"] if isinstance(n, str) and n})
+    for n in notes:
+        lines.append(f"note: {n}")
+    lines.extend(f"note: {n}" for n in a.notes)
+    if any(not bool(p) for p in a.rungs["priced"]):
+        lines.append("note: — = the rules give no price for this rung (RULES.md §3.0)")
+    return lines
+
+
+def print_report(analysis: Analysis, console: Any = None) -> None:
+    """Print the table and the summary to ``console`` (default: stdout)."""
+    from rich.console import Console
+
+    c = console or Console()
+    c.print(render_table(analysis))
+    for line in summary_lines(analysis):
+        c.print(line, highlight=False, markup=False)
+
+
+def text_report(analysis: Analysis, width: int = 140) -> str:
+    """The report as plain text (for tests and logs)."""
+    import io
+
+    from rich.console import Console
+
+    buf = io.StringIO()
+    c = Console(file=buf, width=width, color_system=None, force_terminal=False)
+    print_report(analysis, c)
+    return buf.getvalue()
