@@ -40,9 +40,9 @@ _GEN_LIMIT = (1 << 23) - 1
 def new_workspace(tt_bits):
     """Per-worker scratch: transposition table, move buffer, parameter block."""
     size = 1 << tt_bits
-    ttk = np.zeros(2 * size, dtype=np.int64)
+    ttk = np.zeros(5 * size, dtype=np.int64)
     ttd = np.zeros(size, dtype=np.int64)
-    mv = np.zeros((MAX_PLY, 2 * MOVE_SLOTS), dtype=np.int64)
+    mv = np.zeros((MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros(P_SIZE, dtype=np.int64)
     P[P_TTMASK] = size - 1
     fr = np.zeros((MAX_PLY, F_SIZE), dtype=np.int64)
@@ -82,11 +82,12 @@ def solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P):
     lo = 0
     hi = n
     # first guess: the quick tricks of whoever is on lead
+    th = np.empty(4, dtype=np.int64)
     if mode == MODE_MAX:
         if (side >> leader) & 1:
-            g = quick_tricks(hl, leader, trump, 15 ^ side, n)
+            g = quick_tricks(hl, leader, trump, 15 ^ side, n, th)
         else:
-            g = n - quick_tricks(hl, leader, trump, side, n)
+            g = n - quick_tricks(hl, leader, trump, side, n, th)
     else:
         g = 0
     while lo < hi:

@@ -20,12 +20,14 @@ The game: the maximising seats try to make the number of counted tricks reach ``
 ``search`` answers "does the maximiser reach the target from here?"; the driver in
 ``_driver.py`` moves the target (MTD(f)-style) to find a value.
 
-Transposition table: entries are made at trick boundaries only and are keyed on the relative
-ranks of the remaining cards (for each suit: how many cards remain and who holds the 1st,
-2nd, ... highest of them) plus the leader. Two positions with the same key have the same value,
-whatever cards were played before. Each entry holds two 15-bit sets over "tricks still needed"
-(known reachable / known unreachable), which serves both the monotone games (bounds) and the
-exact game; plus the best lead found, stored as (suit, index from the top).
+Transposition table (partition search): entries are made at trick boundaries only. A search
+also returns, per suit, the lowest rank its answer depended on; the entry then stores the
+suit lengths of every hand, the owners of only those top cards that mattered (in relative
+terms: 1st, 2nd, ... highest remaining card) and the leader. Any later position with the same
+lengths, the same owners of those top cards and the same leader has the same answer, whatever
+its smaller cards and whatever was played before. Each entry holds two 15-bit sets over
+"tricks still needed" (known reachable / known unreachable), which serves both the monotone
+games (bounds) and the exact game, plus the best lead found, as (suit, index from the top).
 """
 
 from __future__ import annotations
@@ -43,11 +45,13 @@ P_EXACT = 3
 P_GEN = 4
 P_TTMASK = 5
 P_NODES = 6
+P_REPL = 7
 P_SIZE = 8
 
 NT = 4
 MAX_PLY = 64  # 13 tricks x 4 cards, plus slack
 MOVE_SLOTS = 16  # at most 14 cards of one lane / 13 cards in hand
+BUCKET = 8  # table entries scanned per lookup (all share one hash of the suit lengths)
 
 # transposition-table data word layout
 _WIN_SHIFT = 0  # 15 bits: tricks-needed values known reachable
@@ -84,17 +88,32 @@ def top_run(mine, union):
 
 
 @njit(**JIT)
-def quick_tricks(hl, L, trump, oppmask, r):
+def kth_rank(u, k):
+    """Rank of the ``k``-th highest card of lane ``u`` (k >= 1), or 16 if k == 0."""
+    if k <= 0:
+        return 16
+    for _ in range(k - 1):
+        u ^= 1 << highbit_index(u)
+    return highbit_index(u)
+
+
+@njit(**JIT)
+def quick_tricks(hl, L, trump, oppmask, r, th):
     """A lower bound on the tricks the team of ``L`` (on lead) can cash at once.
 
     ``L`` cashes its own top trumps, then in every other suit its run of top cards, cut to the
     length of any opponent that still holds trumps (it could ruff). Opponents only lose trumps
-    as ``L`` cashes, so using their present holdings keeps the bound safe.
+    as ``L`` cashes, so using their present holdings keeps the bound safe. ``th[s]`` receives
+    the lowest rank the bound relies on in each suit (16: none), for partition search.
     """
     qt = 0
+    for s in range(4):
+        th[s] = 16
     if trump != NT:
         ut = hl[trump] | hl[4 + trump] | hl[8 + trump] | hl[12 + trump]
-        qt = top_run(hl[L * 4 + trump], ut)
+        k = top_run(hl[L * 4 + trump], ut)
+        qt = k
+        th[trump] = kth_rank(ut, k)
     for s in range(4):
         if s == trump:
             continue
@@ -112,6 +131,7 @@ def quick_tricks(hl, L, trump, oppmask, r):
                     if lo < k:
                         k = lo
         qt += k
+        th[s] = kth_rank(u, k)
     if qt > r:
         qt = r
     return qt
@@ -119,85 +139,114 @@ def quick_tricks(hl, L, trump, oppmask, r):
 
 @njit(**JIT)
 def position_key(hl):
-    """Relative-rank key of a trick-boundary position: two int64 words (suits 0-1, 2-3).
+    """Key of a trick-boundary position for partition search.
 
-    Per suit 32 bits: count of remaining cards (4 bits) and two 14-bit planes giving the owner
-    (2 bits) of the 1st, 2nd, ... lowest remaining card.
+    Returns ``(lens, w1, w2)``: ``lens`` packs the 16 suit lengths (4 bits per seat and suit);
+    ``w1`` / ``w2`` hold, for suits 0-1 / 2-3 (32 bits each), the owner (2 bits) of the 1st,
+    2nd, ... highest remaining card of the suit. A table entry stores how many top cards of
+    each suit matter; a position matches it when those owners and all lengths agree.
     """
-    k1 = 0
-    k2 = 0
+    lens = 0
+    w1 = 0
+    w2 = 0
     for s in range(4):
+        a0 = hl[s]
         a1 = hl[4 + s]
         a2 = hl[8 + s]
         a3 = hl[12 + s]
-        u = hl[s] | a1 | a2 | a3
+        lens |= (popcount(a0) | (popcount(a1) << 4) | (popcount(a2) << 8) | (popcount(a3) << 12)) << (16 * s)
+        u = a0 | a1 | a2 | a3
         o0 = a1 | a3
         o1 = a2 | a3
-        p0 = 0
-        p1 = 0
+        code = 0
         j = 0
-        x = u
-        while x != 0:
-            b = x & -x
-            x ^= b
-            if o0 & b:
-                p0 |= 1 << j
-            if o1 & b:
-                p1 |= 1 << j
+        while u != 0:
+            hb = highbit_index(u)
+            u ^= 1 << hb
+            code |= (((o0 >> hb) & 1) | (((o1 >> hb) & 1) << 1)) << (2 * j)
             j += 1
-        v = (j << 28) | (p1 << 14) | p0
         if s < 2:
-            k1 |= v << (32 * s)
+            w1 |= code << (32 * s)
         else:
-            k2 |= v << (32 * (s - 2))
-    return k1, k2
+            w2 |= code << (32 * (s - 2))
+    return lens, w1, w2
 
 
 @njit(**JIT)
-def _hash(k1, k2, leader, mask):
-    h = k1 * -7046029254386353131 + k2 * -4658895280553007687 + leader * 0x27D4EB2F165667C5
-    h ^= h >> 29
-    return h & mask
+def _bucket(lens, leader, mask):
+    h = lens * -7046029254386353131 + leader * 0x27D4EB2F165667C5
+    h ^= h >> 31
+    return (h & mask) & ~(BUCKET - 1)
 
 
+# table row layout: ttk[5*i .. 5*i+4] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask
 @njit(**JIT)
-def tt_probe(ttk, ttd, P, k1, k2, leader):
-    """Slot of the entry for this key, or -1."""
+def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
+    """Scan the bucket for entries matching the position. Returns (answer, slot): answer 1 / 0
+    if an entry settles "need", else -1; slot of the settling entry, or of an entry that
+    only carries a best move (-1 if none)."""
     mask = P[P_TTMASK]
     gen = P[P_GEN]
-    i = _hash(k1, k2, leader, mask)
-    for _ in range(4):
+    b = _bucket(lens, leader, mask)
+    hint = -1
+    for i in range(b, b + BUCKET):
         d = ttd[i]
-        if (d >> _GEN_SHIFT) != gen:
-            return -1
-        if ttk[2 * i] == k1 and ttk[2 * i + 1] == k2 and ((d >> _LEAD_SHIFT) & 3) == leader:
-            return i
-        i = (i + 1) & mask
-    return -1
+        if (d >> _GEN_SHIFT) != gen or ((d >> _LEAD_SHIFT) & 3) != leader:
+            continue
+        j = 5 * i
+        if ttk[j] != lens:
+            continue
+        if ((w1 ^ ttk[j + 1]) & ttk[j + 3]) != 0 or ((w2 ^ ttk[j + 2]) & ttk[j + 4]) != 0:
+            continue
+        if (d >> (_WIN_SHIFT + need)) & 1:
+            return 1, i
+        if (d >> (_LOSE_SHIFT + need)) & 1:
+            return 0, i
+        if hint < 0 and ((d >> _MOVE_SHIFT) & 0xFF) != _NO_MOVE:
+            hint = i
+    return -1, hint
 
 
 @njit(**JIT)
-def tt_store(ttk, ttd, P, k1, k2, leader, win, lose, move):
-    """Merge reachable / unreachable sets and the best lead into the entry for this key."""
+def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
+    """Add (or merge into) the entry for this pattern: the position's lengths, the owners of
+    the top cards that matter (masks m1, m2) and the reachable / unreachable sets."""
     mask = P[P_TTMASK]
     gen = P[P_GEN]
-    i = _hash(k1, k2, leader, mask)
-    slot = i
-    for _ in range(4):
+    b = _bucket(lens, leader, mask)
+    p1 = w1 & m1
+    p2 = w2 & m2
+    slot = -1
+    free = -1
+    for i in range(b, b + BUCKET):
         d = ttd[i]
         if (d >> _GEN_SHIFT) != gen:
-            slot = i
-            break
-        if ttk[2 * i] == k1 and ttk[2 * i + 1] == k2 and ((d >> _LEAD_SHIFT) & 3) == leader:
+            if free < 0:
+                free = i
+            continue
+        j = 5 * i
+        if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader and ttk[j + 1] == p1
+                and ttk[j + 2] == p2 and ttk[j + 3] == m1 and ttk[j + 4] == m2):
             win |= (d >> _WIN_SHIFT) & _ALL15
             lose |= (d >> _LOSE_SHIFT) & _ALL15
             if move == _NO_MOVE:
                 move = (d >> _MOVE_SHIFT) & 0xFF
             slot = i
             break
-        i = (i + 1) & mask
-    ttk[2 * slot] = k1
-    ttk[2 * slot + 1] = k2
+    if slot < 0:
+        if free >= 0:
+            slot = free
+        else:
+            # bucket full: replace in rotation
+            c = P[P_REPL]
+            P[P_REPL] = c + 1
+            slot = b + (c & (BUCKET - 1))
+    j = 5 * slot
+    ttk[j] = lens
+    ttk[j + 1] = p1
+    ttk[j + 2] = p2
+    ttk[j + 3] = m1
+    ttk[j + 4] = m2
     ttd[slot] = (
         (win << _WIN_SHIFT)
         | (lose << _LOSE_SHIFT)
@@ -210,7 +259,8 @@ def tt_store(ttk, ttd, P, k1, k2, leader, win, lose, move):
 @njit(**JIT)
 def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
     """Fill ``mv[ply]`` with the legal moves of ``seat`` (one card per group of equivalent
-    cards), ordered best-first; return their number."""
+    cards: the highest of the group, with the group's lowest rank in the third block), ordered
+    best-first; return their number."""
     trump = P[P_TRUMP]
     maxmask = P[P_MAXMASK]
     countmask = P[P_COUNTMASK]
@@ -252,13 +302,20 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
         allc = mine | others
         top = highbit_index(allc)
         x = mine
+        low = -1  # lowest card of the sequence being walked (cards come low to high)
         while x != 0:
             b = x & -x
             x ^= b
             above = allc & ~((b << 1) - 1)
             if above != 0 and (above & -above) & mine:
+                if low < 0:
+                    low = lowbit_index(b)
                 continue  # the next card up is also mine: equivalent, skip
             rank = lowbit_index(b)
+            if low < 0:
+                low = rank
+            seq_low = low
+            low = -1
             card = s * 16 + rank
             # --- ordering score (higher first)
             if pos == 0:
@@ -295,9 +352,11 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
             while j > 0 and mv[ply, MOVE_SLOTS + j - 1] < sc:
                 mv[ply, j] = mv[ply, j - 1]
                 mv[ply, MOVE_SLOTS + j] = mv[ply, MOVE_SLOTS + j - 1]
+                mv[ply, 2 * MOVE_SLOTS + j] = mv[ply, 2 * MOVE_SLOTS + j - 1]
                 j -= 1
             mv[ply, j] = card
             mv[ply, MOVE_SLOTS + j] = sc
+            mv[ply, 2 * MOVE_SLOTS + j] = seq_low
             n += 1
     return n
 
@@ -310,16 +369,39 @@ F_ISMAX = 3
 F_NM = 4
 F_IDX = 5
 F_NEED = 6
-F_K1 = 7
-F_K2 = 8
-F_CARD = 9  # the card played at this ply (the trick's cards are plies ply-pos .. ply)
-F_SIZE = 10
+F_LENS = 7
+F_W1 = 8
+F_W2 = 9
+F_CARD = 10  # the card played at this ply (the trick's cards are plies ply-pos .. ply)
+F_T = 11  # 4 fields: per suit, the lowest rank the node's answer depends on (16: none)
+F_Q = 15  # 4 fields: scratch for the quick-trick bound's ranks
+F_SIZE = 19
+
+
+@njit(**JIT)
+def _trick_relevance(fr, last, trump, t):
+    """The trick ending at ply ``last`` was won on rank if another card of the winner's suit
+    was played to it: then that rank matters (lower ``t`` of that suit to it)."""
+    base = last - 3
+    bp = base
+    for j in range(base + 1, last + 1):
+        if beats(fr[j, F_CARD], fr[bp, F_CARD], trump):
+            bp = j
+    wc = fr[bp, F_CARD]
+    ws = wc >> 4
+    n = 0
+    for j in range(base, last + 1):
+        if (fr[j, F_CARD] >> 4) == ws:
+            n += 1
+    if n >= 2 and (wc & 15) < t[ws]:
+        t[ws] = wc & 15
 
 
 @njit(**JIT)
 def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     """Open the node at ``ply`` (its frame holds leader, pos, won): 1 / 0 if its answer is
-    known at once (terminal, bounds, table), else -1 after generating its moves."""
+    known at once (terminal, bounds, table), else -1 after generating its moves. Sets the
+    node's relevant ranks ``fr[ply, F_T..]`` for answers known at once."""
     trump = P[P_TRUMP]
     countmask = P[P_COUNTMASK]
     exact = P[P_EXACT]
@@ -328,6 +410,9 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     won = fr[ply, F_WON]
     seat = (leader + pos) & 3
     fr[ply, F_ISMAX] = (P[P_MAXMASK] >> seat) & 1
+    t = fr[ply, F_T:F_T + 4]
+    for s in range(4):
+        t[s] = 16
     ttmove = -1
     if pos == 0:
         r = popcount(hl[seat * 4] | (hl[seat * 4 + 1] << 16) | (hl[seat * 4 + 2] << 32) | (hl[seat * 4 + 3] << 48))
@@ -344,19 +429,18 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
             if need > r:
                 return 0
         if r == 1:
-            # last trick: no choices left
-            b = -1
-            bs = leader
+            # last trick: no choices left; play it into the frames to find the winner
             for i in range(4):
                 st = (leader + i) & 3
-                c = -1
                 for s in range(4):
                     if hl[st * 4 + s] != 0:
-                        c = s * 16 + lowbit_index(hl[st * 4 + s])
-                if b < 0 or beats(c, b, trump):
-                    b = c
-                    bs = st
-            add = (countmask >> bs) & 1
+                        fr[ply + i, F_CARD] = s * 16 + lowbit_index(hl[st * 4 + s])
+            bp = 0
+            for i in range(1, 4):
+                if beats(fr[ply + i, F_CARD], fr[ply + bp, F_CARD], trump):
+                    bp = i
+            _trick_relevance(fr, ply + 3, trump, t)
+            add = (countmask >> ((leader + bp) & 3)) & 1
             if exact:
                 return 1 if add == need else 0
             return 1 if add >= need else 0
@@ -368,45 +452,50 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 for st in range(4):
                     if hl[st * 4 + trump] & hb:
                         k = top_run(hl[st * 4 + trump], ut)
+                        cut = -1
                         if (countmask >> st) & 1:
                             if exact:
                                 if k > need:
-                                    return 0
+                                    cut = 0
                             elif k >= need:
-                                return 1
+                                cut = 1
                         elif r - k < need:
-                            return 0
+                            cut = 0
+                        if cut >= 0:
+                            t[trump] = kth_rank(ut, k)
+                            return cut
                         break
         # quick tricks of the side on lead (only meaningful in the plain max game)
         if not exact and P[P_MAXMASK] == countmask:
+            q = fr[ply, F_Q:F_Q + 4]
+            cut = -1
             if (countmask >> seat) & 1:
-                qt = quick_tricks(hl, seat, trump, 15 ^ countmask, r)
-                if qt >= need:
-                    return 1
-            else:
-                qt = quick_tricks(hl, seat, trump, countmask, r)
-                if r - qt < need:
-                    return 0
-        k1, k2 = position_key(hl)
-        fr[ply, F_K1] = k1
-        fr[ply, F_K2] = k2
-        slot = tt_probe(ttk, ttd, P, k1, k2, seat)
+                if quick_tricks(hl, seat, trump, 15 ^ countmask, r, q) >= need:
+                    cut = 1
+            elif r - quick_tricks(hl, seat, trump, countmask, r, q) < need:
+                cut = 0
+            if cut >= 0:
+                for s in range(4):
+                    t[s] = q[s]
+                return cut
+        lens, w1, w2 = position_key(hl)
+        fr[ply, F_LENS] = lens
+        fr[ply, F_W1] = w1
+        fr[ply, F_W2] = w2
+        ans, slot = tt_lookup(ttk, ttd, P, lens, w1, w2, seat, need)
+        if ans >= 0:
+            for s in range(4):
+                m = ttk[5 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
+                d = popcount(m & 0x0FFFFFFF) >> 1
+                t[s] = kth_rank(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s], d)
+            return ans
         if slot >= 0:
-            d = ttd[slot]
-            if (d >> (_WIN_SHIFT + need)) & 1:
-                return 1
-            if (d >> (_LOSE_SHIFT + need)) & 1:
-                return 0
-            m = (d >> _MOVE_SHIFT) & 0xFF
-            if m != _NO_MOVE:
-                s = m >> 4
-                idx = m & 15
-                u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
-                for _ in range(idx):
-                    if u != 0:
-                        u ^= 1 << highbit_index(u)
-                if u != 0:
-                    ttmove = s * 16 + highbit_index(u)
+            m = (ttd[slot] >> _MOVE_SHIFT) & 0xFF
+            s = m >> 4
+            idx = m & 15
+            u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
+            if popcount(u) > idx:
+                ttmove = s * 16 + kth_rank(u, idx + 1)
     P[P_NODES] += 1
     fr[ply, F_NM] = _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove)
     fr[ply, F_IDX] = 0
@@ -415,7 +504,8 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
 
 @njit(**JIT)
 def _close(hl, ttk, ttd, P, fr, ply, result, best):
-    """Record the answer of a trick-boundary node (and its best lead) in the table."""
+    """Record the answer of a trick-boundary node in the table, generalised to every position
+    with the same lengths and the same owners of the cards that mattered (partition search)."""
     if fr[ply, F_POS] != 0:
         return
     leader = fr[ply, F_LEADER]
@@ -434,7 +524,20 @@ def _close(hl, ttk, ttd, P, fr, ply, result, best):
     else:
         win = 0
         lose = _ALL15 & ~((1 << need) - 1)
-    tt_store(ttk, ttd, P, fr[ply, F_K1], fr[ply, F_K2], leader, win, lose, move)
+    m1 = 0
+    m2 = 0
+    for s in range(4):
+        th = fr[ply, F_T + s]
+        d = 0
+        if th < 16:
+            u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
+            d = popcount(u >> th)
+        mm = (1 << (2 * d)) - 1
+        if s < 2:
+            m1 |= mm << (32 * s)
+        else:
+            m2 |= mm << (32 * (s - 2))
+    tt_store(ttk, ttd, P, fr[ply, F_LENS], fr[ply, F_W1], fr[ply, F_W2], m1, m2, leader, win, lose, move)
 
 
 @njit(**JIT)
@@ -443,7 +546,10 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
     at a trick boundary; ``hl`` is restored on return.) The body of every solver entry point.
 
     Depth-first AND/OR search with an explicit stack (``fr``, one frame per card played):
-    numba caches non-recursive code reliably, and there is no call overhead per node.
+    numba caches non-recursive code reliably, and there is no call overhead per node. Each
+    node also returns the ranks its answer depended on (``fr[ply, F_T..]``): a trick won on
+    rank makes the winning rank matter; a node that tried all its moves also keeps the ranks
+    of any group of equivalent cards straddling what matters (only the top one was tried).
     """
     trump = P[P_TRUMP]
     countmask = P[P_COUNTMASK]
@@ -459,6 +565,13 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
             if i >= fr[ply, F_NM]:
                 # every move tried without a cut-off
                 val = 1 - fr[ply, F_ISMAX]
+                for k in range(fr[ply, F_NM]):
+                    c = mv[ply, k]
+                    s = c >> 4
+                    lo = mv[ply, 2 * MOVE_SLOTS + k]
+                    th = fr[ply, F_T + s]
+                    if (c & 15) >= th > lo:
+                        fr[ply, F_T + s] = lo
                 _close(hl, ttk, ttd, P, fr, ply, val, -1)
             else:
                 card = mv[ply, i]
@@ -492,9 +605,18 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
         card = mv[ply, i]
         seat = (fr[ply, F_LEADER] + fr[ply, F_POS]) & 3
         hl[seat * 4 + (card >> 4)] ^= 1 << (card & 15)
+        ct = fr[ply + 1, F_T:F_T + 4]
+        if fr[ply, F_POS] == 3:
+            fr[ply, F_CARD] = card
+            _trick_relevance(fr, ply, trump, ct)
         if val == fr[ply, F_ISMAX]:
+            # cut-off: this child alone decides the node
+            for s in range(4):
+                fr[ply, F_T + s] = ct[s]
             _close(hl, ttk, ttd, P, fr, ply, val, card)
-            # cut-off: the answer of this node is val; keep returning
         else:
+            for s in range(4):
+                if ct[s] < fr[ply, F_T + s]:
+                    fr[ply, F_T + s] = ct[s]
             fr[ply, F_IDX] = i + 1
             val = -1

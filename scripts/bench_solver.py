@@ -1,0 +1,164 @@
+"""Solver benchmark: boston-sim against DDS (via endplay), one thread each, same deals.
+
+    .venv/bin/python scripts/bench_solver.py [--deals 100] [--seed 1] [--trump S] [--leader E]
+                                              [--no-dds] [--no-startup] [--solo-deals N]
+
+Prints, per deal, median and mean milliseconds for
+* 2 v 2 (N-S against E-W, as in bridge), one trump, fixed leader: boston-sim and DDS
+  (``solve_board`` with one thread, best card only), the ratio DDS-time / our-time, and
+  whether every answer agreed;
+* 1 v 3 (N alone, N on lead) per strain, and a full set: four suits + NT + misère
+  (``at_most 0`` in NT), as the Monte Carlo analysis asks;
+* the first-call compile time (fresh NUMBA_CACHE_DIR) and the warm start-up (import + first
+  solve with the cache present), each in a subprocess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+STRAINS = ("S", "H", "D", "C", "NT")
+
+
+def random_deals(m: int, seed: int) -> np.ndarray:
+    """``m`` random complete deals, uint64[m, 4] (N, E, S, W)."""
+    rng = np.random.default_rng(seed)
+    bits = np.array([s * 16 + r for s in range(4) for r in range(2, 15)], dtype=np.uint64)
+    out = np.zeros((m, 4), dtype=np.uint64)
+    for i in range(m):
+        perm = bits[rng.permutation(52)]
+        for seat in range(4):
+            out[i, seat] = np.bitwise_or.reduce(np.uint64(1) << perm[13 * seat : 13 * seat + 13])
+    return out
+
+
+def summary(ms: list[float]) -> str:
+    return (
+        f"median {statistics.median(ms):8.2f} ms  mean {statistics.fmean(ms):8.2f} ms  "
+        f"max {max(ms):8.1f} ms"
+    )
+
+
+def time_ours(lanes: np.ndarray, fn) -> tuple[list[float], list]:
+    ms, res = [], []
+    for i in range(lanes.shape[0]):
+        t0 = time.perf_counter()
+        res.append(fn(lanes[i].copy()))
+        ms.append(1000 * (time.perf_counter() - t0))
+    return ms, res
+
+
+def bench_dds(deals: np.ndarray, trump: int, leader: int) -> tuple[list[float], list[int]]:
+    """DDS tricks of N-S with ``leader`` on lead; one thread."""
+    import endplay._dds as _dds
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    from endplay.types import Deal, Denom, Player
+
+    from boston_sim.cards import format_deal
+
+    _dds.SetMaxThreads(1)
+    denom = [Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt][trump]
+    ms, res = [], []
+    for i in range(deals.shape[0]):
+        d = Deal(format_deal(deals[i]))
+        d.first = Player.from_str("NESW"[leader])
+        d.trump = denom
+        t0 = time.perf_counter()
+        sb = solve_board(d, SolveMode.OptimalOne)
+        ms.append(1000 * (time.perf_counter() - t0))
+        best = max(score for _, score in sb)
+        on_lead_ns = leader in (0, 2)
+        res.append(best if on_lead_ns else 13 - best)
+    return ms, res
+
+
+def startup(cache_dir: str) -> float:
+    """Seconds for a fresh process to import the solver and solve one deal."""
+    code = (
+        "import time; t=time.perf_counter()\n"
+        "import numpy as np\n"
+        "from boston_sim.solver import solve_batch, solve_batch_target, solve\n"
+        "d = np.array([[0x7ffc, 0x7ffc<<16, 0x7ffc<<32, 0x7ffc<<48]], dtype=np.uint64)\n"
+        "solve_batch(d, 0, 0, 5); solve_batch(d, 4, 0, 1, mode='min');"
+        " solve_batch_target(d, 4, 0, 1, 'exactly', 1)\n"
+        "solve('N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432', 'NT', 'N', 'N')\n"
+        "print(time.perf_counter()-t)\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, NUMBA_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--solo-deals", type=int, default=None, help="deals for the 1 v 3 part")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--trump", default="S")
+    ap.add_argument("--leader", default="E")
+    ap.add_argument("--no-dds", action="store_true")
+    ap.add_argument("--no-startup", action="store_true")
+    args = ap.parse_args()
+
+    if not args.no_startup:
+        with tempfile.TemporaryDirectory() as cache:
+            cold = startup(cache)
+            warm = startup(cache)
+        print(f"first call, empty numba cache (compile): {cold:7.2f} s")
+        print(f"warm start-up (import + first solves, cache present): {warm:7.2f} s")
+
+    import numba
+
+    from boston_sim.cards import parse_compass, parse_strain
+    from boston_sim.config import SOLVER_TT_BITS
+    from boston_sim.solver import _to_lanes
+    from boston_sim.solver._driver import new_workspace, solve_question, solve_value
+
+    numba.set_num_threads(1)
+    trump = parse_strain(args.trump)
+    leader = parse_compass(args.leader)
+    deals = random_deals(args.deals, args.seed)
+    lanes = _to_lanes(deals)
+    ws = new_workspace(SOLVER_TT_BITS)
+    solve_value(lanes[0].copy(), trump, leader, 5, 0, *ws)  # compile / load outside the timing
+
+    print(f"nproc {os.cpu_count()}, numba threads 1, {args.deals} deals, seed {args.seed}")
+    ms, ours = time_ours(lanes, lambda hl: solve_value(hl, trump, leader, 0b0101, 0, *ws))
+    print(f"2v2 N-S, trump {args.trump}, {args.leader} leads  boston-sim: {summary(ms)}")
+    if not args.no_dds:
+        dms, theirs = bench_dds(deals, trump, leader)
+        print(f"2v2 N-S, trump {args.trump}, {args.leader} leads  DDS       : {summary(dms)}")
+        agree = sum(int(a) == int(b) for a, b in zip(ours, theirs))
+        print(f"agreement {agree}/{len(ours)}")
+        print(
+            f"ratio DDS/ours: median {statistics.median(dms) / statistics.median(ms):.2f}, "
+            f"mean {statistics.fmean(dms) / statistics.fmean(ms):.2f}"
+        )
+
+    solo = lanes[: args.solo_deals] if args.solo_deals else lanes
+    total = np.zeros(solo.shape[0])
+    for t, name in enumerate(STRAINS):
+        ms, _ = time_ours(solo, lambda hl, t=t: solve_value(hl, t, 0, 0b0001, 0, *ws))
+        total += ms
+        print(f"1v3 N alone, N leads, {name:2}: {summary(ms)}")
+    ms, _ = time_ours(solo, lambda hl: solve_question(hl, 4, 0, 0b0001, 1, 0, *ws))
+    print(f"1v3 misère (at_most 0, NT) : {summary(ms)}")
+    total += ms
+    print(f"1v3 full set (4 suits + NT + misère): {summary(list(total))}")
+
+
+if __name__ == "__main__":
+    main()
