@@ -9,7 +9,8 @@ DDS needs about half a second per deal for a full table on this machine, so the 
 seeded random deals are stored in ``data/golden/dds_tables.txt`` (regenerate with
 ``python tests/test_solver_dds.py``); every run re-solves a spread sample of them with DDS live
 to show the file is DDS's output. Our solver must agree on every deal, every strain and no
-trump, every declarer (2 v 2: N-S against E-W, the declarer's LHO on lead): 100%.
+trump, N-S declaring with E on lead (and, on the first 50 deals, every other declarer,
+the declarer's LHO on lead): 100%.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def random_deals(m: int, seed: int) -> np.ndarray:
 
 DDS_FILE = Path(__file__).resolve().parent.parent / "data" / "golden" / "dds_tables.txt"
 LIVE_CHECK = 8  # deals of the file re-solved by DDS in every test run
+OTHER_DECLARER_DEALS = 50  # declarers E, S, W: fewer deals, to keep the run short
 
 
 def dds_table(pbn: str) -> list[list[int]]:
@@ -122,8 +124,11 @@ def test_endplay_conventions_on_an_obvious_deal() -> None:
 @pytest.mark.parametrize("declarer", range(4), ids=list(cards.COMPASS))
 @pytest.mark.parametrize("strain", range(5), ids=list(cards.STRAINS))
 def test_partnership_tricks_agree_with_dds(deals_and_tables, strain: int, declarer: int) -> None:
-    """Every deal, one strain, one declarer: the pair's tricks with the declarer's LHO on lead."""
+    """One strain, one declarer: the pair's tricks with the declarer's LHO on lead. All 200
+    deals for declarer N (E leads), the first OTHER_DECLARER_DEALS for the other seats."""
     deals, tables = deals_and_tables
+    if declarer != 0:
+        deals, tables = deals[:OTHER_DECLARER_DEALS], tables[:OTHER_DECLARER_DEALS]
     leader = (declarer + 1) % 4
     side = (1 << declarer) | (1 << ((declarer + 2) % 4))
     got = solve_batch(deals, strain, leader, side)
