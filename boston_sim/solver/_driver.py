@@ -19,7 +19,9 @@ from ._search import (
     P_EXACT,
     P_GEN,
     P_MAXMASK,
+    P_FREE,
     P_NODES,
+    P_POOL,
     P_SIZE,
     P_TRUMP,
     P_TTMASK,
@@ -33,18 +35,20 @@ KIND_AT_LEAST = 0
 KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
-_GEN_LIMIT = (1 << 23) - 1
+_GEN_LIMIT = (1 << 30) - 1
 
 
 @njit(**JIT)
 def new_workspace(tt_bits):
     """Per-worker scratch: transposition table, move buffer, parameter block."""
     size = 1 << tt_bits
-    ttk = np.zeros(5 * size, dtype=np.int64)
-    ttd = np.zeros(size, dtype=np.int64)
+    heads = size >> 2
+    ttk = np.empty(6 * size, dtype=np.int64)
+    ttd = np.zeros(size + heads, dtype=np.int64)
     mv = np.zeros((MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros(P_SIZE, dtype=np.int64)
-    P[P_TTMASK] = size - 1
+    P[P_TTMASK] = heads - 1
+    P[P_POOL] = size
     fr = np.zeros((MAX_PLY, F_SIZE), dtype=np.int64)
     return ttk, ttd, mv, fr, P
 
@@ -61,6 +65,7 @@ def _setup(P, ttd, trump, maxmask, countmask, exact):
         ttd[:] = 0
         g = 1
     P[P_GEN] = g
+    P[P_FREE] = 0
 
 
 @njit(**JIT)

@@ -45,20 +45,19 @@ P_EXACT = 3
 P_GEN = 4
 P_TTMASK = 5
 P_NODES = 6
-P_REPL = 7
-P_SIZE = 8
+P_POOL = 7
+P_FREE = 8
+P_SIZE = 10
 
 NT = 4
 MAX_PLY = 64  # 13 tricks x 4 cards, plus slack
 MOVE_SLOTS = 16  # at most 14 cards of one lane / 13 cards in hand
-BUCKET = 8  # table entries scanned per lookup (all share one hash of the suit lengths)
 
 # transposition-table data word layout
 _WIN_SHIFT = 0  # 15 bits: tricks-needed values known reachable
 _LOSE_SHIFT = 15  # 15 bits: known unreachable
 _MOVE_SHIFT = 30  # 8 bits: best lead, suit*16 + index from top; 0xFF = none
 _LEAD_SHIFT = 38  # 2 bits
-_GEN_SHIFT = 40  # 23 bits
 _ALL15 = (1 << 15) - 1
 _NO_MOVE = 0xFF
 
@@ -173,37 +172,40 @@ def position_key(hl):
 
 
 @njit(**JIT)
-def _bucket(lens, leader, mask):
+def _head(lens, leader, mask):
     h = lens * -7046029254386353131 + leader * 0x27D4EB2F165667C5
     h ^= h >> 31
-    return (h & mask) & ~(BUCKET - 1)
+    return h & mask
 
 
-# table row layout: ttk[5*i .. 5*i+4] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask
+# Table layout. Entries live in a pool, chained per hash of (suit lengths, leader):
+#   ttk[6*i .. 6*i+5] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next entry (-1 = end)
+#   ttd[i]            = reachable / unreachable sets, best lead, leader
+#   ttd[pool + h]     = chain head for hash h: (generation << 32) | entry index
+# Positions sharing the lengths are many (every way the small cards can lie), so a chain, not a
+# fixed bucket, holds them. A new game bumps the generation, which empties every chain at once.
 @njit(**JIT)
 def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
-    """Scan the bucket for entries matching the position. Returns (answer, slot): answer 1 / 0
+    """Scan the chain for entries matching the position. Returns (answer, slot): answer 1 / 0
     if an entry settles "need", else -1; slot of the settling entry, or of an entry that
     only carries a best move (-1 if none)."""
-    mask = P[P_TTMASK]
-    gen = P[P_GEN]
-    b = _bucket(lens, leader, mask)
+    hd = ttd[P[P_POOL] + _head(lens, leader, P[P_TTMASK])]
     hint = -1
-    for i in range(b, b + BUCKET):
+    if (hd >> 32) != P[P_GEN]:
+        return -1, hint
+    i = hd & 0xFFFFFFFF
+    while i >= 0:
+        j = 6 * i
         d = ttd[i]
-        if (d >> _GEN_SHIFT) != gen or ((d >> _LEAD_SHIFT) & 3) != leader:
-            continue
-        j = 5 * i
-        if ttk[j] != lens:
-            continue
-        if ((w1 ^ ttk[j + 1]) & ttk[j + 3]) != 0 or ((w2 ^ ttk[j + 2]) & ttk[j + 4]) != 0:
-            continue
-        if (d >> (_WIN_SHIFT + need)) & 1:
-            return 1, i
-        if (d >> (_LOSE_SHIFT + need)) & 1:
-            return 0, i
-        if hint < 0 and ((d >> _MOVE_SHIFT) & 0xFF) != _NO_MOVE:
-            hint = i
+        if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader
+                and ((w1 ^ ttk[j + 1]) & ttk[j + 3]) == 0 and ((w2 ^ ttk[j + 2]) & ttk[j + 4]) == 0):
+            if (d >> (_WIN_SHIFT + need)) & 1:
+                return 1, i
+            if (d >> (_LOSE_SHIFT + need)) & 1:
+                return 0, i
+            if hint < 0 and ((d >> _MOVE_SHIFT) & 0xFF) != _NO_MOVE:
+                hint = i
+        i = ttk[j + 5]
     return -1, hint
 
 
@@ -211,49 +213,45 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
 def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     """Add (or merge into) the entry for this pattern: the position's lengths, the owners of
     the top cards that matter (masks m1, m2) and the reachable / unreachable sets."""
-    mask = P[P_TTMASK]
+    pool = P[P_POOL]
     gen = P[P_GEN]
-    b = _bucket(lens, leader, mask)
+    h = pool + _head(lens, leader, P[P_TTMASK])
     p1 = w1 & m1
     p2 = w2 & m2
-    slot = -1
-    free = -1
-    for i in range(b, b + BUCKET):
-        d = ttd[i]
-        if (d >> _GEN_SHIFT) != gen:
-            if free < 0:
-                free = i
-            continue
-        j = 5 * i
-        if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader and ttk[j + 1] == p1
-                and ttk[j + 2] == p2 and ttk[j + 3] == m1 and ttk[j + 4] == m2):
-            win |= (d >> _WIN_SHIFT) & _ALL15
-            lose |= (d >> _LOSE_SHIFT) & _ALL15
-            if move == _NO_MOVE:
-                move = (d >> _MOVE_SHIFT) & 0xFF
-            slot = i
-            break
-    if slot < 0:
-        if free >= 0:
-            slot = free
-        else:
-            # bucket full: replace in rotation
-            c = P[P_REPL]
-            P[P_REPL] = c + 1
-            slot = b + (c & (BUCKET - 1))
-    j = 5 * slot
+    hd = ttd[h]
+    first = -1
+    if (hd >> 32) == gen:
+        first = hd & 0xFFFFFFFF
+        i = first
+        while i >= 0:
+            j = 6 * i
+            d = ttd[i]
+            if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader and ttk[j + 1] == p1
+                    and ttk[j + 2] == p2 and ttk[j + 3] == m1 and ttk[j + 4] == m2):
+                win |= (d >> _WIN_SHIFT) & _ALL15
+                lose |= (d >> _LOSE_SHIFT) & _ALL15
+                if move == _NO_MOVE:
+                    move = (d >> _MOVE_SHIFT) & 0xFF
+                ttd[i] = (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT) | (leader << _LEAD_SHIFT)
+                return
+            i = ttk[j + 5]
+    slot = P[P_FREE]
+    if slot >= pool:
+        # pool full: start the table afresh (it is only a cache)
+        gen += 1
+        P[P_GEN] = gen
+        slot = 0
+        first = -1
+    P[P_FREE] = slot + 1
+    j = 6 * slot
     ttk[j] = lens
     ttk[j + 1] = p1
     ttk[j + 2] = p2
     ttk[j + 3] = m1
     ttk[j + 4] = m2
-    ttd[slot] = (
-        (win << _WIN_SHIFT)
-        | (lose << _LOSE_SHIFT)
-        | (move << _MOVE_SHIFT)
-        | (leader << _LEAD_SHIFT)
-        | (gen << _GEN_SHIFT)
-    )
+    ttk[j + 5] = first
+    ttd[slot] = (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT) | (leader << _LEAD_SHIFT)
+    ttd[h] = (gen << 32) | slot
 
 
 @njit(**JIT)
@@ -485,7 +483,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
         ans, slot = tt_lookup(ttk, ttd, P, lens, w1, w2, seat, need)
         if ans >= 0:
             for s in range(4):
-                m = ttk[5 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
+                m = ttk[6 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
                 d = popcount(m & 0x0FFFFFFF) >> 1
                 t[s] = kth_rank(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s], d)
             return ans
