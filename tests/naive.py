@@ -66,8 +66,9 @@ def _check(hands, trump: int, leader: int, side_mask: int) -> tuple[int, int, in
         raise ValueError("need 4 hands")
     sizes = {h.bit_count() for h in hs}
     if len(sizes) != 1 or sizes == {0}:
-        raise ValueError(f"hands must be non-empty and equal in size, got {[h.bit_count() for h in hs]}")
-    if hs[0] & hs[1] or hs[0] & hs[2] or hs[0] & hs[3] or hs[1] & hs[2] or hs[1] & hs[3] or hs[2] & hs[3]:
+        sizes_txt = [h.bit_count() for h in hs]
+        raise ValueError(f"hands must be non-empty and equal in size, got {sizes_txt}")
+    if any(hs[i] & hs[j] for i in range(4) for j in range(i + 1, 4)):
         raise ValueError("a card is in two hands")
     if not 0 <= trump <= 4 or not 0 <= leader <= 3 or not 0 < side_mask < 15:
         raise ValueError("bad trump, leader or side")
@@ -102,7 +103,9 @@ def _play(hands, leader, played, trump, side_mask, side_maximises) -> int:
     for card in legal_cards(hands[seat], led_suit):
         rest = list(hands)
         rest[seat] &= ~(1 << card)
-        values.append(_play(tuple(rest), leader, played + (card,), trump, side_mask, side_maximises))
+        values.append(
+            _play(tuple(rest), leader, played + (card,), trump, side_mask, side_maximises)
+        )
     on_side = bool(side_mask >> seat & 1)
     wants_more = on_side == side_maximises
     return max(values) if wants_more else min(values)
@@ -203,7 +206,7 @@ def min_tricks_by_questions(hands, trump: int, leader: int, side_mask: int) -> i
 # ---------------------------------------------------------------------------- random positions
 
 BOSTON_SOURCE = {0: 2 * 16 + 11, 1: 2 * 16 + 11, 2: 1 * 16 + 11, 3: 2 * 16 + 11}
-"""Bit of the card that becomes the boston card for each trump suit: J♦, or J♥ with ♦ trumps."""
+"""Bit of the card that becomes the boston card for each trump: J♦, or J♥ with ♦ trumps."""
 
 DECK = [s * 16 + r for s in range(4) for r in range(2, 15)]
 

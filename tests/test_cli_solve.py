@@ -187,7 +187,8 @@ def test_file_all_good_with_progress_bar(tmp_path: Path) -> None:
     f.write_text("\n".join([TRUMPS13] * 3) + "\n", encoding="utf-8")
     res = run("solve", "--file", str(f), "-t", "NT", "--leader", "N", "--progress")
     assert res.exit_code == 0, err(res)
-    assert res.stdout.splitlines() == [f"line {i}: N: 13 tricks (trump NT, N leads)" for i in (1, 2, 3)]
+    want = [f"line {i}: N: 13 tricks (trump NT, N leads)" for i in (1, 2, 3)]
+    assert res.stdout.splitlines() == want
     res = run("solve", "--file", str(f), "--table", "--json", "--no-progress")
     assert res.exit_code == 0, err(res)
     objs = json.loads(res.stdout)

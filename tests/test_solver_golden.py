@@ -116,7 +116,9 @@ def _naive_answer(p: Position) -> int | bool:
 @pytest.mark.parametrize("pos", POSITIONS, ids=IDS)
 def test_fast_solver_on_golden_position(pos: Position) -> None:
     got = _fast_answer(pos)
-    assert got == pos.expected, f"line {pos.line} ({pos.comment}): got {got}, expected {pos.expected}"
+    assert got == pos.expected, (
+        f"line {pos.line} ({pos.comment}): got {got}, expected {pos.expected}"
+    )
 
 
 SMALL = [p for p in POSITIONS if p.size <= 5]
@@ -135,7 +137,8 @@ def test_batch_min_agrees_with_at_most_questions() -> None:
         declarer = p.side[0]
         partner = p.side[1] if len(p.side) == 2 else None
         hands = p.hands
-        assert solve_target(hands, p.trump, p.leader, declarer, partner, kind="at_most", target=p.expected)
+        assert solve_target(hands, p.trump, p.leader, declarer, partner, kind="at_most",
+                            target=p.expected)
         if p.expected > 0:
             assert not solve_target(hands, p.trump, p.leader, declarer, partner, kind="at_most",
                                     target=p.expected - 1)
@@ -143,6 +146,7 @@ def test_batch_min_agrees_with_at_most_questions() -> None:
 
 def test_loader_rejects_a_malformed_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
-    bad.write_text("# comment\n\nN:A... K... Q... J... | NT | no | E | N | max | - | 1\n", encoding="utf-8")
+    text = "# comment\n\nN:A... K... Q... J... | NT | no | E | N | max | - | 1\n"  # 8 fields
+    bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match="line 3"):
         load_positions(bad)

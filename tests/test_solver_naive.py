@@ -52,7 +52,8 @@ class Group:
         return (1 << self.declarer) | (0 if self.partner is None else 1 << self.partner)
 
     def label(self) -> str:
-        side = cards.COMPASS[self.declarer] + ("" if self.partner is None else cards.COMPASS[self.partner])
+        side = cards.COMPASS[self.declarer]
+        side += "" if self.partner is None else cards.COMPASS[self.partner]
         b = "+B" if self.boston else ""
         return f"n{self.n}-{cards.STRAINS[self.trump]}{b}-lead{cards.COMPASS[self.leader]}-{side}"
 
@@ -74,7 +75,8 @@ def _make_groups() -> list[Group]:
             for _ in range(size):
                 hands = naive.random_ending(rng, n, must)
                 if boston:
-                    hands = [int(h) for h in cards.boston_card_transform(np.array(hands, dtype=np.uint64), trump)]
+                    moved = cards.boston_card_transform(np.array(hands, dtype=np.uint64), trump)
+                    hands = [int(h) for h in moved]
                 deals.append(tuple(hands))
             groups.append(Group(n, trump, leader, declarer, partner, boston, tuple(deals)))
             i += 1
@@ -113,7 +115,8 @@ def expected(deal: tuple[int, int, int, int], trump: int, leader: int, side_mask
 
 
 def _describe(g: Group, deal) -> str:
-    return (f"deal {cards.format_deal(np.array(deal, dtype=np.uint64))} trump {cards.STRAINS[g.trump]}"
+    pbn = cards.format_deal(np.array(deal, dtype=np.uint64))
+    return (f"deal {pbn} trump {cards.STRAINS[g.trump]}"
             f"{' (boston card)' if g.boston else ''} leader {cards.COMPASS[g.leader]} "
             f"side_mask {g.side_mask:04b}")
 
@@ -145,7 +148,7 @@ def test_naive_reference_is_self_consistent(n: int) -> None:
         mask = (1 << declarer) | (0 if partner is None else 1 << partner)
         mx = naive.max_tricks(deal, trump, leader, mask)
         mn = naive.min_tricks(deal, trump, leader, mask)
-        # (min may exceed max: they are different games, the others help in one, hinder in the other)
+        # (min may exceed max: different games, the others help in one and hinder in the other)
         assert 0 <= mn <= n and 0 <= mx <= n
         assert naive.max_tricks_by_questions(deal, trump, leader, mask) == mx
         assert naive.min_tricks_by_questions(deal, trump, leader, mask) == mn
@@ -193,7 +196,9 @@ def test_single_calls_match_naive(group: Group) -> None:
                 ans = solve_target(arg, g.trump, cards.COMPASS[g.leader], cards.COMPASS[g.declarer],
                                    None if g.partner is None else cards.COMPASS[g.partner],
                                    kind=kind, target=k)
-                assert ans == exp.answer(kind, k), f"{kind} {k} (max {exp.max_tricks}, min {exp.min_tricks}): {what}"
+                assert ans == exp.answer(kind, k), (
+                    f"{kind} {k} (max {exp.max_tricks}, min {exp.min_tricks}): {what}"
+                )
 
 
 @pytest.mark.parametrize("group", GROUPS, ids=[g.label() for g in GROUPS])
@@ -223,7 +228,8 @@ def test_batch_out_argument_is_filled() -> None:
     outb = np.zeros(len(g.deals), dtype=np.bool_)
     res_b = solve_batch_target(hands, g.trump, g.leader, g.side_mask, "at_least", 1, out=outb)
     assert res_b is outb
-    assert outb.tolist() == [expected(d, g.trump, g.leader, g.side_mask).max_tricks >= 1 for d in g.deals]
+    want = [expected(d, g.trump, g.leader, g.side_mask).max_tricks >= 1 for d in g.deals]
+    assert outb.tolist() == want
 
 
 def test_batch_of_mixed_boston_and_plain_deals() -> None:
