@@ -437,8 +437,10 @@ def read_jobs(
         except USER_ERRORS as e:
             bad.append(BadRow(rec.line, str(e), rec.text, index))
         else:
+            # one line per row in the results: a label never carries a line break
+            label = " ".join(rec.label.split())
             jobs.append(Job(index=index, line=rec.line, hand=hand, seat=seat_name,
-                            rules=rules_name, label=rec.label, options=dict(options or {}),
+                            rules=rules_name, label=label, options=dict(options or {}),
                             samples=samples, seed=hand_seed(seed, index), threads=threads,
                             risk_threshold=risk_threshold, turnup=turnup_card))
         index += width
