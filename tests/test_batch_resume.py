@@ -46,9 +46,9 @@ def test_sigkill_mid_run_then_resume_equals_uninterrupted(tmp_path: Path) -> Non
     f = _input(tmp_path, n)
     out = tmp_path / "run" / "r.csv"
     out.parent.mkdir()
-    cmd = [sys.executable, "-c", "from boston_sim.cli import main; main()", "batch", str(f), "--out", str(out),
-           "--seed", "9", "--rules", "solo_whist_foster", "--turnup", "H2", "--samples", "16",
-           "--workers", "1", "--no-progress"]
+    cmd = [sys.executable, "-c", "from boston_sim.cli import main; main()", "batch", str(f),
+           "--out", str(out), "--seed", "9", "--rules", "solo_whist_foster", "--turnup", "H2",
+           "--samples", "16", "--workers", "1", "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
     killed_with_rows = 0

@@ -26,7 +26,7 @@ def analysis():  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("ext", [".png", ".svg", ".pdf"])
-def test_plot_hand_writes_each_format(tmp_path: Path, analysis, ext: str) -> None:  # type: ignore[no-untyped-def]
+def test_plot_hand_writes_each_format(tmp_path: Path, analysis, ext: str) -> None:  # type: ignore
     out = tmp_path / f"hand{ext}"
     plots.plot_hand(analysis, out)
     data = out.read_bytes()

@@ -23,32 +23,40 @@ def batch(
         "--out", help="Results file (a directory for parquet); default FILE.results.csv next to "
                       "the input. The summary, errors and settings go beside it.")] = None,
     fmt: Annotated[str | None, typer.Option(
-        "--format", help="Output format: csv, parquet or jsonl (default from --out, else csv).")] = None,
+        "--format",
+        help="Output format: csv, parquet or jsonl (default from --out, else csv).")] = None,
     input_format: Annotated[str | None, typer.Option(
         "--input-format", help="text, csv, jsonl or pbn (default: from the extension).")] = None,
     rules: Annotated[str | None, typer.Option(
-        "--rules", "-r", help="Rule set for rows that name none (default boston_foster).")] = None,
+        "--rules", "-r",
+        help="Rule set for rows that name none (default boston_foster).")] = None,
     seat: Annotated[str | None, typer.Option(
-        "--seat", "-s", help="Seat for rows that name none: eldest, second, third, dealer.")] = None,
+        "--seat", "-s",
+        help="Seat for rows that name none: eldest, second, third, dealer.")] = None,
     option: OptionList = None,
     samples: Annotated[int | None, typer.Option(
-        "--samples", "-n", help="Deals sampled per hand (default: the analysis default).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed; hand i uses seed_for(seed, i).")] = 0,
+        "--samples", "-n",
+        help="Deals sampled per hand (default: the analysis default).")] = None,
+    seed: Annotated[int, typer.Option(
+        "--seed", help="Run seed; hand i uses seed_for(seed, i).")] = 0,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-w", help="Local worker processes (default: all cores).")] = None,
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="Dask scheduler address (tcp://host:port) to run the hands on.")] = None,
+        "--scheduler",
+        help="Dask scheduler address (tcp://host:port) to run the hands on.")] = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Keep the hands already in --out and analyse only the rest.")] = False,
     pbn_seat: Annotated[str, typer.Option(
-        "--pbn-seat", help="PBN: the compass seat whose hand to take (N, E, S, W) or all.")] = "all",
+        "--pbn-seat",
+        help="PBN: the compass seat whose hand to take (N, E, S, W) or all.")] = "all",
     turnup: Annotated[str | None, typer.Option(
         "--turnup", help="Turned-up card for rows that give none (Solo Whist, Russian).")] = None,
     risk_threshold: Annotated[float, typer.Option(
         "--risk-threshold", help="p_loss_gt is P(net < -X counters).")] = 0.0,
     progress: Annotated[bool, typer.Option(
         "--progress/--no-progress", help="Progress bar on stderr.")] = True,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")] = False,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="Print the run summary as JSON.")] = False,
 ) -> None:
     """Analyse every hand in FILE; write one row per hand and rung, a per-hand summary and an
     errors file (RESULTS.errors.csv, with line numbers). Text files: one hand per line,
@@ -88,8 +96,8 @@ def batch(
         rate = 60 * s.analysed / s.seconds if s.seconds > 0 else 0.0
         typer.echo(
             f"{s.done} of {s.hands} hands have results ({s.analysed} analysed now, "
-            f"{s.skipped} kept from before, {rate:.1f} hands/min); {s.failed} failed"
-            , err=True)
+            f"{s.skipped} kept from before, {rate:.1f} hands/min); {s.failed} failed",
+            err=True)
         typer.echo(f"results: {s.results}\nsummary: {s.summary}", err=True)
         if s.failed:
             typer.echo(f"errors:  {s.errors}", err=True)
@@ -101,11 +109,14 @@ def plot(
     target: Annotated[str, typer.Argument(
         help="A results file (from batch) for a batch plot, or a hand to analyse and plot.")],
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Image file: .png, .svg or .pdf (default: RESULTS.png, or hand.png).")] = None,
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Rule set (hand only).")] = "boston_foster",
+        "--out",
+        help="Image file: .png, .svg or .pdf (default: RESULTS.png, or hand.png).")] = None,
+    rules: Annotated[str, typer.Option(
+        "--rules", "-r", help="Rule set (hand only).")] = "boston_foster",
     seat: Annotated[str, typer.Option("--seat", "-s", help="Seat (hand only).")] = "eldest",
     option: OptionList = None,
-    samples: Annotated[int | None, typer.Option("--samples", "-n", help="Deals sampled (hand only).")] = None,
+    samples: Annotated[int | None, typer.Option(
+        "--samples", "-n", help="Deals sampled (hand only).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed (hand only).")] = 0,
 ) -> None:
     """Plot a batch's results (recommended bids, expected values) or one hand's analysis
