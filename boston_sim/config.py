@@ -17,5 +17,7 @@ JIT: dict = {"cache": True, "fastmath": False, "nogil": True}
 # Batch entry points parallelise over deals with prange.
 JIT_PARALLEL: dict = {"cache": True, "fastmath": False, "nogil": True, "parallel": True}
 
-# Transposition-table size (entries, a power of two) per worker; overridable for experiments.
-SOLVER_TT_BITS: int = int(os.environ.get("BOSTON_SIM_TT_BITS", "18"))
+# Transposition-table pool size (2**bits entries, ~56 bytes each) per worker; when a search
+# fills it the oldest entries are overwritten (re-searched later), so keep it large.
+# BOSTON_SIM_TT_BITS overrides.
+SOLVER_TT_BITS: int = int(os.environ.get("BOSTON_SIM_TT_BITS", "20"))

@@ -35,7 +35,8 @@ KIND_AT_LEAST = 0
 KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
-_GEN_LIMIT = (1 << 30) - 1
+_GEN_LIMIT = (1 << 22) - 1
+_REVISION = 6  # bump with every change to _search.py: numba's cache does not track that file
 
 
 @njit(**JIT)
@@ -43,7 +44,7 @@ def new_workspace(tt_bits):
     """Per-worker scratch: transposition table, move buffer, parameter block."""
     size = 1 << tt_bits
     heads = size >> 2
-    ttk = np.empty(6 * size, dtype=np.int64)
+    ttk = np.full(7 * size, -1, dtype=np.int64)
     ttd = np.zeros(size + heads, dtype=np.int64)
     mv = np.zeros((MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros(P_SIZE, dtype=np.int64)
@@ -65,7 +66,6 @@ def _setup(P, ttd, trump, maxmask, countmask, exact):
         ttd[:] = 0
         g = 1
     P[P_GEN] = g
-    P[P_FREE] = 0
 
 
 @njit(**JIT)

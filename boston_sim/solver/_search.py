@@ -178,24 +178,33 @@ def _head(lens, leader, mask):
     return h & mask
 
 
-# Table layout. Entries live in a pool, chained per hash of (suit lengths, leader):
-#   ttk[6*i .. 6*i+5] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next entry (-1 = end)
+# Table layout. Entries live in a ring-buffer pool, chained per hash of (suit lengths, leader):
+#   ttk[7*i .. 7*i+6] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next serial, own serial
 #   ttd[i]            = reachable / unreachable sets, best lead, leader
-#   ttd[pool + h]     = chain head for hash h: (generation << 32) | entry index
+#   ttd[pool + h]     = chain head for hash h: (generation << 40) | serial of the newest entry
 # Positions sharing the lengths are many (every way the small cards can lie), so a chain, not a
-# fixed bucket, holds them. A new game bumps the generation, which empties every chain at once.
+# fixed bucket, holds them. Entry number ``serial`` lives in slot ``serial % pool``; when the
+# pool is full the oldest entries are overwritten, and a chain simply ends where the slot it
+# points to holds a different serial. A new game bumps the generation, emptying every chain.
+_SERIAL_MASK = (1 << 40) - 1
+
+
 @njit(**JIT)
 def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     """Scan the chain for entries matching the position. Returns (answer, slot): answer 1 / 0
     if an entry settles "need", else -1; slot of the settling entry, or of an entry that
     only carries a best move (-1 if none)."""
+    pmask = P[P_POOL] - 1
     hd = ttd[P[P_POOL] + _head(lens, leader, P[P_TTMASK])]
     hint = -1
-    if (hd >> 32) != P[P_GEN]:
+    if (hd >> 40) != P[P_GEN]:
         return -1, hint
-    i = hd & 0xFFFFFFFF
-    while i >= 0:
-        j = 6 * i
+    sr = hd & _SERIAL_MASK
+    while sr >= 0:
+        i = sr & pmask
+        j = 7 * i
+        if ttk[j + 6] != sr:
+            break
         d = ttd[i]
         if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader
                 and ((w1 ^ ttk[j + 1]) & ttk[j + 3]) == 0 and ((w2 ^ ttk[j + 2]) & ttk[j + 4]) == 0):
@@ -205,7 +214,7 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
                 return 0, i
             if hint < 0 and ((d >> _MOVE_SHIFT) & 0xFF) != _NO_MOVE:
                 hint = i
-        i = ttk[j + 5]
+        sr = ttk[j + 5]
     return -1, hint
 
 
@@ -214,17 +223,21 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     """Add (or merge into) the entry for this pattern: the position's lengths, the owners of
     the top cards that matter (masks m1, m2) and the reachable / unreachable sets."""
     pool = P[P_POOL]
+    pmask = pool - 1
     gen = P[P_GEN]
     h = pool + _head(lens, leader, P[P_TTMASK])
     p1 = w1 & m1
     p2 = w2 & m2
     hd = ttd[h]
     first = -1
-    if (hd >> 32) == gen:
-        first = hd & 0xFFFFFFFF
-        i = first
-        while i >= 0:
-            j = 6 * i
+    if (hd >> 40) == gen:
+        first = hd & _SERIAL_MASK
+        sr = first
+        while sr >= 0:
+            i = sr & pmask
+            j = 7 * i
+            if ttk[j + 6] != sr:
+                break
             d = ttd[i]
             if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader and ttk[j + 1] == p1
                     and ttk[j + 2] == p2 and ttk[j + 3] == m1 and ttk[j + 4] == m2):
@@ -234,24 +247,20 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
                     move = (d >> _MOVE_SHIFT) & 0xFF
                 ttd[i] = (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT) | (leader << _LEAD_SHIFT)
                 return
-            i = ttk[j + 5]
-    slot = P[P_FREE]
-    if slot >= pool:
-        # pool full: start the table afresh (it is only a cache)
-        gen += 1
-        P[P_GEN] = gen
-        slot = 0
-        first = -1
-    P[P_FREE] = slot + 1
-    j = 6 * slot
+            sr = ttk[j + 5]
+    serial = P[P_FREE]
+    P[P_FREE] = serial + 1
+    slot = serial & pmask
+    j = 7 * slot
     ttk[j] = lens
     ttk[j + 1] = p1
     ttk[j + 2] = p2
     ttk[j + 3] = m1
     ttk[j + 4] = m2
     ttk[j + 5] = first
+    ttk[j + 6] = serial
     ttd[slot] = (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT) | (leader << _LEAD_SHIFT)
-    ttd[h] = (gen << 32) | slot
+    ttd[h] = (gen << 40) | serial
 
 
 @njit(**JIT)
@@ -483,7 +492,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
         ans, slot = tt_lookup(ttk, ttd, P, lens, w1, w2, seat, need)
         if ans >= 0:
             for s in range(4):
-                m = ttk[6 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
+                m = ttk[7 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
                 d = popcount(m & 0x0FFFFFFF) >> 1
                 t[s] = kth_rank(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s], d)
             return ans
