@@ -18,10 +18,12 @@ Design points (RULES.md §3.0):
   discard, mode). One max-tricks solve serves every trick rung that uses the same strain,
   leader and side; one min-tricks solve serves every misère rung with the same leader and
   discard (e.g. Grand Misère and Grand Spread).
-* **Misères** use the real min-tricks count of the declarer (the fewest tricks he can hold
-  himself to), so their trick distribution is honest; success is ``t == 0``.
-* **Piccolissimo** ("exactly 1"): min tricks >= 2 is a failure (recorded as the min);
-  otherwise an exact search decides; a success is recorded as 1 trick, a failure as 0.
+* **Misères** are settled by the yes/no search "can he lose every trick?" (``at_most 0``),
+  after an exact shortcut for hands whose cards are all below the others' (``sure_misere``).
+  A failure is recorded as 1 trick and the output says so: the real min-tricks count
+  (``misere_tricks="min"``) costs far more with the present solver (docs/PERFORMANCE.md).
+* **Piccolissimo** ("exactly 1"): a yes/no "exactly 1" search; recorded as 1 trick when
+  made and 0 when not.
 * **12-trick rungs** (every player discards one card, A-12): each defender (and a partner)
   discards a uniformly random card drawn with the deal; the declarer's discard is chosen ex
   ante among the highest card of each suit he holds (RULES.md §3.0), by the same criterion
@@ -292,10 +294,11 @@ class _Solver:
     number of samples grows (precision mode)."""
 
     def __init__(self, keys: Sequence[SolveKey], declarer: int,
-                 tick: Callable[[int], None] | None = None) -> None:
+                 tick: Callable[[int], None] | None = None, misere_tricks: str = "bool") -> None:
         from . import solver
 
         self._solver = solver
+        self.misere_tricks = misere_tricks
         self.keys = list(dict.fromkeys(keys))
         self.declarer = declarer
         self.results: dict[SolveKey, np.ndarray] = {k: np.empty(0, np.int8) for k in self.keys}
@@ -331,20 +334,57 @@ class _Solver:
         s = self._solver
         if key.mode == "max":
             return s.solve_batch(deals, key.strain, key.leader, key.side_mask, mode="max")
-        tmin = s.solve_batch(deals, key.strain, key.leader, key.side_mask, mode="min")
         if key.mode == "min":
-            return tmin
-        # "exactly target" (Piccolissimo): if the declarer cannot hold himself to the target
-        # (min > target) he fails; otherwise an exact search decides (min == target alone is
-        # not enough: the defenders may then steer him below the target). A success is
-        # recorded as ``target`` tricks, a failure with min <= target as 0 tricks.
-        out = tmin.copy()
-        undecided = np.flatnonzero(tmin <= key.target)
-        if len(undecided):
-            ok = s.solve_batch_target(np.ascontiguousarray(deals[undecided]), key.strain,
-                                      key.leader, key.side_mask, "exactly", key.target)
-            out[undecided] = np.where(ok, key.target, 0)
-        return out
+            out = np.ones(len(deals), dtype=np.int8)
+            safe = sure_misere(deals, key.side_mask, key.leader)
+            rest = np.flatnonzero(~safe)
+            out[safe] = 0
+            if len(rest):
+                sub = np.ascontiguousarray(deals[rest])
+                if self.misere_tricks == "min":
+                    out[rest] = s.solve_batch(sub, key.strain, key.leader, key.side_mask, mode="min")
+                else:
+                    # boolean search: 0 tricks if he can lose every trick, else recorded as 1
+                    ok = s.solve_batch_target(sub, key.strain, key.leader, key.side_mask,
+                                              "at_most", 0)
+                    out[rest] = np.where(ok, 0, 1)
+            return out
+        # "exactly target" (Piccolissimo): a boolean search; a success is recorded as
+        # ``target`` tricks, a failure as 0 (the count is not searched).
+        ok = s.solve_batch_target(deals, key.strain, key.leader, key.side_mask, "exactly",
+                                  key.target)
+        return np.where(ok, key.target, 0).astype(np.int8)
+
+
+def sure_misere(deals: np.ndarray, side_mask: int, leader: int) -> np.ndarray:
+    """Deals where a lone declarer at no trump certainly takes no trick (an exact shortcut).
+
+    If in every suit that both he and another seat hold, each of his cards ranks below every
+    card of the others, then any card led by another seat is higher than all his cards of
+    that suit (he plays under it or discards), so he never wins a trick and never leads again;
+    if he leads to the first trick he needs one such suit to lead. The solver's exhaustive
+    proof of such hands is slow, so they are settled here.
+    """
+    m = len(deals)
+    if side_mask.bit_count() != 1:
+        return np.zeros(m, dtype=bool)
+    decl = side_mask.bit_length() - 1
+    others = [i for i in range(4) if i != decl]
+    opp = deals[:, others[0]] | deals[:, others[1]] | deals[:, others[2]]
+    ok = np.ones(m, dtype=bool)
+    can_lead = np.zeros(m, dtype=bool)
+    for suit in range(4):
+        sh = np.uint64(16 * suit)
+        d = ((deals[:, decl] >> sh) & np.uint64(0xFFFF)).astype(np.int64)
+        o = ((opp >> sh) & np.uint64(0xFFFF)).astype(np.int64)
+        both = (d != 0) & (o != 0)
+        d_hi = np.floor(np.log2(np.maximum(d, 1))).astype(np.int64)
+        o_lo = np.floor(np.log2(np.maximum(o & -o, 1))).astype(np.int64)
+        ok &= ~both | (d_hi < o_lo)
+        can_lead |= both
+    if leader == decl:
+        ok &= can_lead
+    return ok
 
 
 # --------------------------------------------------------------------------- statistics
@@ -420,6 +460,7 @@ def analyze(
     threads: int | None = None,
     progress: bool | Callable[[int, int], None] = False,
     max_samples: int = MAX_SAMPLES,
+    misere_tricks: str = "bool",
 ) -> Analysis:
     """Analyse one hand over the whole ladder of a rule set (issue 4, RULES.md §3).
 
@@ -435,7 +476,10 @@ def analyze(
     ``preference`` (classic Boston's first-preference suit), ``senior`` / ``junior``
     (Russian suits). ``risk_threshold``: ``p_loss_gt`` is P(net < -threshold).
     ``threads``: numba threads; results do not depend on it. ``progress``: True for a rich
-    progress bar on stderr, or a callback ``(done, total)``.
+    progress bar on stderr, or a callback ``(done, total)``. ``misere_tricks``: ``"bool"``
+    (default) settles misère rungs with the yes/no search "at most 0 tricks" and records a
+    failure as 1 trick; ``"min"`` searches the real min-tricks count (slower, see
+    docs/PERFORMANCE.md "Bid analysis").
     """
     t0 = time.perf_counter()
     # ---- inputs
@@ -508,7 +552,9 @@ def analyze(
     bar = _Progress(progress)
     try:
         keys = [c.key for c in cands]
-        solver = _Solver(keys, declarer, tick=bar.advance)
+        if misere_tricks not in ("bool", "min"):
+            raise SamplingError(f"misere_tricks must be bool or min, not {misere_tricks!r}")
+        solver = _Solver(keys, declarer, tick=bar.advance, misere_tricks=misere_tricks)
         m_target = samples if samples is not None else (
             DEFAULT_SAMPLES if precision is None else PRECISION_START)
         m_target = min(m_target, max_samples) if precision is not None else m_target
@@ -534,6 +580,10 @@ def analyze(
             numba.set_num_threads(prev_threads)
 
     notes = list(result["notes"])
+    if misere_tricks == "bool" and any(r.kind != "at_least" for r in rs.rungs):
+        notes.append("misère and Piccolissimo rungs are yes/no searches: their trick "
+                     "distribution shows 0 (made) or 1 (failed, at least one trick); "
+                     "Piccolissimo: 1 made, 0 failed")
     if rs.options.get("boston_card_mode") == "own_suit_top":
         notes.append("boston_card_mode=own_suit_top is solved as 'trump': the solver models the "
                      "boston card only as the top trump (A-40)")

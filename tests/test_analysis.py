@@ -53,7 +53,9 @@ def test_thirteen_spades_make_grand_slam_in_spades():
     assert gs["ev_net"] == 3 * SUCCESS[13][13]
     assert a.recommended == "grand_slam"
     assert gs["trick_distribution"][13] == 1.0
-    assert a.rungs.set_index("rung").loc["grand_misere", "p_make"] == 0.0
+    # not on lead and void in every suit the others hold, he discards a spade on every trick
+    # and never wins one: the misère is certain too (it pays less than the slam)
+    assert a.rungs.set_index("rung").loc["grand_misere", "p_make"] == 1.0
 
 
 def test_low_cards_make_grand_misere_and_never_boston():
