@@ -168,6 +168,7 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
     for x in xs[~ok]:
         ax_ev.text(x, 0, "unpriced", rotation=90, ha="center", va="bottom", fontsize=7)
     ax_ev.axhline(0, color="black", lw=0.6)
+    ax_ev.margins(y=0.15)  # room for the "recommended" arrow above the tallest bar
     ax_ev.set_xticks(xs)
     ax_ev.set_xticklabels(names, rotation=45, ha="right", fontsize=8)
     if rec and rec != "pass":
