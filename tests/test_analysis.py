@@ -29,7 +29,7 @@ MISERE = {"little_misere": 20, "grand_misere": 40, "little_spread": 80, "grand_s
 
 ALL_SPADES = "AKQJT98765432..."
 LOW_CARDS = "5432.5432.5432.2"  # 13 of the 16 cards from 2 to 5: no card can win a trick at NT
-MIXED = "AJ64.KT3.Q852.K7"
+MIXED = "KQJT9.AK.QJ2.432"
 
 
 def foster_pay(target: int, t: int) -> int:
@@ -41,7 +41,7 @@ def foster_pay(target: int, t: int) -> int:
 
 @pytest.fixture(scope="module")
 def mixed():
-    return analyze(MIXED, seat="second", samples=60, seed=11)
+    return analyze(MIXED, seat="second", samples=20, seed=11)
 
 
 def test_thirteen_spades_make_grand_slam_in_spades():
@@ -95,21 +95,26 @@ def test_ev_is_the_mean_of_per_sample_scores_from_the_rules_tables(mixed):
     assert gm["ev_net"] == pytest.approx(3 * pay.mean())
 
 
-def test_trump_is_chosen_ex_ante_not_per_sample(mixed):
-    a = mixed
-    cands = a.table[a.table["rung"] == "boston"].set_index("trump")
-    assert set(cands.index) == {"S", "H", "D", "C"}
-    per_trump = {s: np.array([3 * foster_pay(5, int(x)) for x in a.tricks[("boston", s)]])
-                 for s in "SHDC"}
-    best = max(per_trump, key=lambda s: per_trump[s].mean())
-    assert cands.loc[best, "chosen"] and cands["chosen"].sum() == 1
-    chosen = a.rungs.set_index("rung").loc["boston"]
-    assert chosen["trump"] == best
-    assert chosen["ev_net"] == pytest.approx(per_trump[best].mean())
-    # best-per-sample would be the mean of the per-sample maximum: strictly more on this hand,
-    # so an implementation picking the trump after seeing the deal would fail the line above
-    hindsight = np.max(np.stack(list(per_trump.values())), axis=0).mean()
-    assert hindsight > chosen["ev_net"] + 1e-9
+def test_trump_is_chosen_ex_ante_not_per_sample():
+    # two equal major suits: which one plays better depends on the unseen cards
+    a = analyze("AKQ2.AKQ2.543.32", samples=12, seed=21)
+    gaps = []
+    for rung, target in (("boston", 5), ("eight", 8)):
+        cands = a.table[a.table["rung"] == rung].set_index("trump")
+        assert set(cands.index) == {"S", "H", "D", "C"}
+        per_trump = {s: np.array([3 * foster_pay(target, int(x)) for x in a.tricks[(rung, s)]])
+                     for s in "SHDC"}
+        best = max(per_trump, key=lambda s: per_trump[s].mean())
+        assert cands.loc[best, "chosen"] and cands["chosen"].sum() == 1
+        chosen = a.rungs.set_index("rung").loc[rung]
+        assert chosen["trump"] == best
+        assert chosen["ev_net"] == pytest.approx(per_trump[best].mean())
+        # best-per-sample (hindsight) is the mean of the per-sample maximum
+        hindsight = np.max(np.stack(list(per_trump.values())), axis=0).mean()
+        gaps.append(hindsight - chosen["ev_net"])
+    # on this hand hindsight is strictly better somewhere, so an implementation that picked
+    # the trump after seeing each deal would fail the equalities above
+    assert max(gaps) > 1e-9
 
 
 def test_recommendation_and_paired_difference(mixed):
@@ -128,26 +133,26 @@ def test_recommendation_and_paired_difference(mixed):
 
 
 def test_same_seed_same_json_and_threads_do_not_matter():
-    a1 = analyze(MIXED, samples=40, seed=5, threads=1).to_dict()
-    a2 = analyze(MIXED, samples=40, seed=5, threads=2).to_dict()
-    a3 = analyze(MIXED, samples=40, seed=6, threads=2).to_dict()
+    a1 = analyze(MIXED, samples=8, seed=5, threads=1).to_dict()
+    a2 = analyze(MIXED, samples=8, seed=5, threads=2).to_dict()
+    a3 = analyze(MIXED, samples=8, seed=6, threads=2).to_dict()
     j1, j2, j3 = (json.dumps(d, sort_keys=True, allow_nan=False) for d in (a1, a2, a3))
     assert j1 == j2
     assert j1 != j3
 
 
 def test_little_misere_discard_is_chosen_ex_ante():
-    a = analyze("AK.5432.5432.5432", samples=30, seed=3)
+    a = analyze("AK.5432.5432.432", samples=10, seed=3)
     r = a.rungs.set_index("rung")
     # candidates are the highest card of each suit held (RULES.md §3.0); throwing the SA
     # leaves a singleton K, 12 tricks with nothing above 5 elsewhere
-    assert r.loc["little_misere", "discard"] in ("SA", "H5", "D5", "C5")
+    assert r.loc["little_misere", "discard"] in ("SA", "H5", "D5", "C4")
     assert r.loc["little_misere", "p_make"] >= r.loc["grand_misere", "p_make"]
     assert r.loc["little_misere", "trick_distribution"][13] == 0.0
 
 
 def test_unpriced_rules_give_probabilities_only():
-    a = analyze(MIXED, rules="fontainebleau_foster", samples=20, seed=1)
+    a = analyze(MIXED, rules="fontainebleau_foster", samples=6, seed=1)
     d = a.to_dict()
     assert d["recommended"] is None and "no priced rung" in d["reason"]
     for r in d["rungs"]:
@@ -163,7 +168,7 @@ def test_unpriced_rules_give_probabilities_only():
 def test_solo_whist_needs_the_turnup_and_pins_it_to_the_dealer():
     with pytest.raises(SamplingError, match="turn"):
         analyze(MIXED, rules="solo_whist_foster", samples=10)
-    a = analyze(MIXED, rules="solo_whist_foster", samples=20, seed=1, turnup="H2")
+    a = analyze(MIXED, rules="solo_whist_foster", samples=8, seed=1, turnup="H2")
     assert a.rungs.set_index("rung").loc["solo", "trump"] == "H"
     assert a.turnup == "H2"
     # the dealer is the declarer: the turn-up must be his
@@ -175,7 +180,7 @@ def test_russian_needs_senior_and_applies_the_boston_bonus():
     hand = "AKQ2.KQ3.J32.AK4"  # holds J♦: the boston card unless diamonds are trumps
     with pytest.raises(RulesError, match="senior"):
         analyze(hand, rules="boston_russian", samples=10, turnup="S5")
-    a = analyze(hand, rules="boston_russian", samples=20, seed=1, turnup="S5",
+    a = analyze(hand, rules="boston_russian", samples=8, seed=1, turnup="S5",
                 context={"senior": "C"})
     r = a.rungs.set_index("rung")
     assert r.loc["alone_junior", "trump"] == "S"
@@ -190,7 +195,7 @@ def test_russian_needs_senior_and_applies_the_boston_bonus():
 
 
 def test_pair_rungs_use_the_partner_option():
-    a = analyze(MIXED, rules="solo_whist_foster", samples=20, seed=4, turnup="S2",
+    a = analyze(MIXED, rules="solo_whist_foster", samples=6, seed=4, turnup="S2",
                 partner="left")
     assert a.partner == "left"
     assert "partner" in a.rungs.set_index("rung").loc["proposal", "note"]
@@ -199,12 +204,12 @@ def test_pair_rungs_use_the_partner_option():
 
 
 def test_preference_gives_the_suit_class():
-    a = analyze(MIXED, samples=20, seed=1, options={"preference": "H"})
+    a = analyze(MIXED, samples=6, seed=1, options={"preference": "H"})
     cls = a.table.set_index(["rung", "trump"])["trump_class"]
     assert cls[("boston", "H")] == "First Preference"
     assert cls[("boston", "D")] == "Colour"
     assert cls[("boston", "S")] == "Plain"
-    b = analyze(MIXED, samples=20, seed=1)
+    b = analyze(MIXED, samples=6, seed=1)
     assert b.table["trump_class"].isna().all()
 
 
