@@ -69,12 +69,12 @@ def test_same_seed_same_json_and_csv(tmp_path):
 
 
 def test_known_cards_constraints_and_risk():
-    res = run(HAND, "--samples", "6", "--seat", "second", "--known", "SK@dealer",
+    res = run(HAND, "--samples", "6", "--seat", "second", "--known", "HQ@dealer",
               "--constraint", "third:H>=4", "--risk", "50", "--json")
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
     assert d["seat"] == "second" and d["rejected"] > 0
-    assert d["known"] == ["SK@W"] and d["constraints"] == ["third:H>=4"]
+    assert d["known"] == ["HQ@W"] and d["constraints"] == ["third:H>=4"]
     assert d["risk_threshold"] == 50
 
 
@@ -88,7 +88,7 @@ def test_known_cards_constraints_and_risk():
         ([HAND, "--option", "payments=roman"], "payments"),
         ([HAND, "--constraint", "second:S>=10"], "never be met"),
         ([HAND, "--constraint", "nonsense"], "constraint"),
-        ([HAND, "--known", "SA@dealer"], "declarer's hand"),
+        ([HAND, "--known", "SK@dealer"], "declarer's hand"),
         ([HAND, "--seat", "fifth"], "seat"),
         ([HAND, "--rules", "solo_whist_foster"], "turn"),
         ([HAND, "--samples", "10", "--precision", "2"], "either"),
