@@ -73,7 +73,7 @@ def bench_dds(deals: np.ndarray, trump: int, leader: int) -> tuple[list[float], 
     ms, res = [], []
     for i in range(deals.shape[0]):
         d = Deal(format_deal(deals[i]))
-        d.first = Player.from_str("NESW"[leader])
+        d.first = Player(leader)
         d.trump = denom
         t0 = time.perf_counter()
         sb = solve_board(d, SolveMode.OptimalOne)
@@ -111,6 +111,8 @@ def main() -> None:
     ap.add_argument("--leader", default="E")
     ap.add_argument("--no-dds", action="store_true")
     ap.add_argument("--no-startup", action="store_true")
+    ap.add_argument("--no-misere", action="store_true",
+                    help="skip the misère figures (some deals take minutes, see PERFORMANCE.md)")
     args = ap.parse_args()
 
     if not args.no_startup:
@@ -154,6 +156,9 @@ def main() -> None:
         ms, _ = time_ours(solo, lambda hl, t=t: solve_value(hl, t, 0, 0b0001, 0, *ws))
         total += ms
         print(f"1v3 N alone, N leads, {name:2}: {summary(ms)}")
+    print(f"1v3 four suits + NT: {summary(list(total))}")
+    if args.no_misere:
+        return
     ms, _ = time_ours(solo, lambda hl: solve_question(hl, 4, 0, 0b0001, 1, 0, *ws))
     print(f"1v3 misère (at_most 0, NT) : {summary(ms)}")
     total += ms
