@@ -115,7 +115,7 @@ def test_good_and_malformed_text_rows(tmp_path: Path) -> None:
         "ZZZ.AK.A2.32\n"                              # line 5: not a hand
         "KQ.AJ975.K84.Q63 | fourth-ish\n"             # line 6: unknown seat
         "KQ.AJ975.K84.Q63 | | | no_such_rules\n"      # line 7: unknown rule set
-        "S:AJ64 H:KT3 D:Q852 C:K7 | dealer | good two\n"  # line 8: good
+        "S:AKQJT98 H:AK D:A2 C:32 | eldest | good two\n"  # line 8: good
         "a | b | c | d | e | f\n"                     # line 9: too many fields
         "5432.432.432.432 | second | | | SA\n"        # line 10: good (turn-up SA)
         "AKQJT98.AK.A2.32 | dealer | | | H2\n",       # line 11: dealer's turn-up not in hand
