@@ -123,7 +123,7 @@ def test_good_and_malformed_text_rows(tmp_path: Path) -> None:
     )
     out = tmp_path / "r.csv"
     res = RUNNER.invoke(app, ["batch", str(f), "--out", str(out), "--rules", "solo_whist_foster",
-                              "--turnup", "SA", "--samples", "16", "--workers", "1",
+                              "--turnup", "H2", "--samples", "16", "--workers", "1",
                               "--no-progress"])
     assert res.exit_code == 1, res.output
     errs = _errors(tmp_path / "r.errors.csv")
