@@ -137,6 +137,158 @@ def quick_tricks(hl, L, trump, oppmask, r, th):
 
 
 @njit(**JIT)
+def side_bound(hl, seat, trump, countmask, side_max, need, exact, t):
+    """Exact answers from two cheap tests at a trick boundary (``seat`` on lead), or -1.
+
+    * The side is on lead and every card of the leader is a sure winner: in each suit it holds,
+      its lowest card beats every opponent's card, and no opponent void in the suit holds a
+      trump. The side takes at least one more trick.
+    * The side cannot take another trick: it holds no trump (or NT) and in every suit its
+      highest card is below every opponent's card; when the side is on lead, the leader has a
+      suit the opponents hold (every suit it holds, if the side maximises and could choose an
+      unopposed one). Whoever leads, an opponent's higher card then wins every trick.
+
+    ``t[s]`` receives the lowest rank each test relied on (partition search): the owners of
+    the cards down to that rank, with the suit lengths, decide both tests.
+    """
+    opp = 15 ^ countmask
+    if (countmask >> seat) & 1:
+        ok = True
+        for s in range(4):
+            mine = hl[seat * 4 + s]
+            if mine == 0:
+                continue
+            oc = 0
+            for o in range(4):
+                if (opp >> o) & 1:
+                    oc |= hl[o * 4 + s]
+                    if trump != NT and s != trump and hl[o * 4 + s] == 0 and hl[o * 4 + trump] != 0:
+                        ok = False
+            if oc != 0 and lowbit_index(mine) < highbit_index(oc):
+                ok = False
+            if not ok:
+                break
+        if ok:
+            # exact game: one more trick overshoots only when none is needed
+            if (exact and need != 0) or (not exact and need > 1):
+                return -1
+            for s in range(4):
+                t[s] = 16
+                mine = hl[seat * 4 + s]
+                if mine != 0:
+                    t[s] = lowbit_index(mine)
+            return 0 if exact else 1
+    if exact and need != 0:
+        return -1
+    if not exact and need <= 0:
+        return -1
+    if trump != NT:
+        for st in range(4):
+            if (countmask >> st) & 1 and hl[st * 4 + trump] != 0:
+                return -1
+    for s in range(4):
+        sc = 0
+        oc = 0
+        for o in range(4):
+            if (countmask >> o) & 1:
+                sc |= hl[o * 4 + s]
+            else:
+                oc |= hl[o * 4 + s]
+        if sc != 0 and oc != 0 and highbit_index(sc) > lowbit_index(oc):
+            return -1
+    if (countmask >> seat) & 1:
+        n_opp = 0
+        n_held = 0
+        for s in range(4):
+            if hl[seat * 4 + s] != 0:
+                n_held += 1
+                oc = 0
+                for o in range(4):
+                    if (opp >> o) & 1:
+                        oc |= hl[o * 4 + s]
+                if oc != 0:
+                    n_opp += 1
+        if n_opp == 0 or (side_max and n_opp < n_held):
+            return -1
+    for s in range(4):
+        t[s] = 16
+        sc = 0
+        oc = 0
+        for o in range(4):
+            if (countmask >> o) & 1:
+                sc |= hl[o * 4 + s]
+            else:
+                oc |= hl[o * 4 + s]
+        if sc != 0 and oc != 0:
+            t[s] = lowbit_index(oc)
+    # the side takes no more tricks: it reaches need only if need is 0 (exact) / never
+    return 1 if exact else 0
+
+
+@njit(**JIT)
+def forced_win(hl, seat, trump, d, t):
+    """Misère game, the lone declarer ``d`` not on lead (``seat`` leads, the defenders
+    cooperate): can the defenders force ``d`` to win a trick by playing one suit?
+
+    Per suit ``s`` held by ``d`` and the leader, simulate one fixed defence: every round the
+    defender who won the last round leads his lowest card of ``s``, the other defenders play
+    their lowest card of ``s`` or discard (void, with a card outside ``s`` and trumps, or ``s``
+    is trumps, or NT). ``d`` must follow; he survives a round only with a card below the
+    round's highest card, and playing his highest such card is his best (the thresholds are
+    fixed by the defence, so the largest card that fits is never worse). If he is stuck in
+    some round, he wins a trick whatever he does. Inconclusive (False) when the winner of a
+    round no longer holds ``s`` or ``d`` runs out of it. ``t[s]`` = the suit's lowest rank:
+    the answer depends on the order of all its cards (partition search)."""
+    for s in range(4):
+        if hl[d * 4 + s] == 0 or hl[seat * 4 + s] == 0:
+            continue
+        x = hl[s] | (hl[4 + s] << 16) | (hl[8 + s] << 32) | (hl[12 + s] << 48)
+        dc = 0
+        if trump != NT and s != trump:
+            for o in range(4):
+                n = 0
+                for y in range(4):
+                    if y != s and y != trump:
+                        n += popcount(hl[o * 4 + y])
+                dc |= n << (8 * o)
+        lead = seat
+        for _ in range(13):
+            if (x >> (16 * lead)) & 0xFFFF == 0:
+                break
+            dl = (x >> (16 * d)) & 0xFFFF
+            if dl == 0:
+                break
+            mx = 0
+            ms = -1
+            ok = True
+            for o in range(4):
+                if o == d:
+                    continue
+                ol = (x >> (16 * o)) & 0xFFFF
+                if ol != 0:
+                    c = ol & -ol
+                    x ^= c << (16 * o)
+                    if c > mx:
+                        mx = c
+                        ms = o
+                elif dc != 0 or (trump != NT and s != trump):
+                    if (dc >> (8 * o)) & 0xFF == 0:
+                        ok = False
+                        break
+                    dc -= 1 << (8 * o)
+            if not ok:
+                break
+            below = dl & (mx - 1)
+            if below == 0:
+                for y in range(4):
+                    t[y] = 16
+                t[s] = lowbit_index(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s])
+                return True
+            x ^= (1 << highbit_index(below)) << (16 * d)
+            lead = ms
+    return False
+
+@njit(**JIT)
 def position_key(hl):
     """Key of a trick-boundary position for partition search.
 
@@ -276,6 +428,9 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
     # in the max game everyone wants his own team to win the trick; in the misère game the
     # other team (a heuristic only: it orders moves, it never prunes)
     want_own = 1 if is_max == in_count else 0
+    lone = -1  # the lone declarer, when defenders lead in the misère game
+    if pos == 0 and is_max and not in_count and maxmask == 15 ^ countmask and popcount(countmask) == 1:
+        lone = lowbit_index(countmask)
     n = 0
     s_lo = 0
     s_hi = 4
@@ -333,6 +488,18 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                         sc = 200 + (40 if s == trump else 0) + rank
                     else:
                         sc = 100 - rank + popcount(mine)
+                elif lone >= 0:
+                    # misère, a defender leads: a suit where the declarer's lowest card is
+                    # high and the lead ducks under it, so he cannot duck in turn
+                    dl = hl[lone * 4 + s]
+                    if dl == 0:
+                        sc = 100 - rank
+                    else:
+                        nl = lowbit_index(dl)
+                        if rank < nl:
+                            sc = 300 + nl - rank
+                        else:
+                            sc = 150 - rank
                 else:
                     sc = 100 - rank
             else:
@@ -472,6 +639,13 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                             t[trump] = kth_rank(ut, k)
                             return cut
                         break
+        c = side_bound(hl, seat, trump, countmask, P[P_MAXMASK] == countmask, need, exact, t)
+        if c >= 0:
+            return c
+        if (not exact and need == 1 and P[P_MAXMASK] == 15 ^ countmask and popcount(countmask) == 1
+                and ((countmask >> seat) & 1) == 0):
+            if forced_win(hl, seat, trump, lowbit_index(countmask), t):
+                return 1
         # quick tricks of the side on lead (only meaningful in the plain max game)
         if not exact and P[P_MAXMASK] == countmask:
             q = fr[ply, F_Q:F_Q + 4]
