@@ -428,9 +428,10 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
     # in the max game everyone wants his own team to win the trick; in the misère game the
     # other team (a heuristic only: it orders moves, it never prunes)
     want_own = 1 if is_max == in_count else 0
-    lone = -1  # the lone declarer, when defenders lead in the misère game
-    if pos == 0 and is_max and not in_count and maxmask == 15 ^ countmask and popcount(countmask) == 1:
+    lone = -1  # the lone declarer, when a defender plays in the misère game
+    if is_max and not in_count and maxmask == 15 ^ countmask and popcount(countmask) == 1:
         lone = lowbit_index(countmask)
+    shed = False
     n = 0
     s_lo = 0
     s_hi = 4
@@ -450,6 +451,14 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
         wseat = (leader + bp) & 3
         same = 1 if ((countmask >> wseat) & 1) == in_count else 0
         good_now = 1 if same == want_own else 0
+        if lone >= 0:
+            if hl[seat * 4 + led] == 0:
+                shed = True
+            else:
+                # has the declarer played to this trick, and is he beaten?
+                for i in range(pos):
+                    if (leader + i) & 3 == lone and (leader + bp) & 3 != lone:
+                        shed = True
     for s in range(s_lo, s_hi):
         mine = hl[seat * 4 + s]
         if mine == 0:
@@ -521,6 +530,10 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                         sc += rank  # duck with the highest card that ducks
                     else:
                         sc += 32 - rank - (16 if s == trump else 0)
+                if shed and not bt:
+                    # misère defender whose card cannot matter to this trick (a discard, or
+                    # the declarer already beaten): shed high cards, keep low ones to lead
+                    sc = 200 + rank
             # insertion sort, descending
             j = n
             while j > 0 and mv[ply, MOVE_SLOTS + j - 1] < sc:
