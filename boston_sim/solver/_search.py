@@ -497,6 +497,17 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                         sc = 200 + (40 if s == trump else 0) + rank
                     else:
                         sc = 100 - rank + popcount(mine)
+                        # lead low towards a teammate's top card; not into an opponent's
+                        # top card that plays after us, nor into an opponent's ruff
+                        for o in range(1, 4):
+                            so = (seat + o) & 3
+                            ho = hl[so * 4 + s]
+                            mate = ((countmask >> so) & 1) == in_count
+                            if ho != 0 and highbit_index(ho) == top:
+                                sc += 30 if mate else (-10 if o == 3 else 0)
+                            if (trump != NT and s != trump and ho == 0 and hl[so * 4 + trump] != 0
+                                    and not mate):
+                                sc -= 20
                 elif lone >= 0:
                     # misère, a defender leads: a suit where the declarer's lowest card is
                     # high and the lead ducks under it, so he cannot duck in turn
