@@ -438,6 +438,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
     best = 0
     good_now = 0
     base = ply - pos
+    led = -1
     if pos > 0:
         led = fr[base, F_CARD] >> 4
         if hl[seat * 4 + led] != 0:
@@ -541,6 +542,10 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                         sc += rank  # duck with the highest card that ducks
                     else:
                         sc += 32 - rank - (16 if s == trump else 0)
+                if not bt and s_hi - s_lo > 1 and not (good and not want_own):
+                    # a discard that does not help the trick: from a long suit, keep short
+                    # suits' guards
+                    sc += 2 * popcount(mine)
                 if shed and not bt:
                     # misère defender whose card cannot matter to this trick (a discard, or
                     # the declarer already beaten): shed high cards, keep low ones to lead
