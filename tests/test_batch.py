@@ -2,7 +2,7 @@
 results match a direct call of the real ``analyze`` with the documented per-hand seed, and
 CSV, JSON Lines and Parquet hold the same values.
 
-Kept fast: Solo Whist (a short ladder), 16 samples, a handful of hands."""
+Kept fast: a two-rung test ladder (tests/data/quick_rules.toml), 4 samples, a handful of hands."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ from boston_sim.batch import (
 from boston_sim.cli import app
 
 HANDS = Path(__file__).resolve().parents[1] / "data" / "hands"
-FAST = {"rules": "solo_whist_foster", "turnup": "H2", "samples": 16}
+QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
+FAST = {"rules": str(QUICK), "turnup": "H2", "samples": 4}
 RUNNER = CliRunner()
 
 
@@ -122,8 +123,8 @@ def test_good_and_malformed_text_rows(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     out = tmp_path / "r.csv"
-    res = RUNNER.invoke(app, ["batch", str(f), "--out", str(out), "--rules", "solo_whist_foster",
-                              "--turnup", "H2", "--samples", "16", "--workers", "1",
+    res = RUNNER.invoke(app, ["batch", str(f), "--out", str(out), "--rules", str(QUICK),
+                              "--turnup", "H2", "--samples", "4", "--workers", "1",
                               "--no-progress"])
     assert res.exit_code == 1, res.output
     errs = _errors(tmp_path / "r.errors.csv")
@@ -138,7 +139,7 @@ def test_good_and_malformed_text_rows(tmp_path: Path) -> None:
     assert [int(e["hand_id"]) for e in errs] == [1, 2, 3, 4, 6, 8]
     df = load_results(out)
     assert sorted(set(df["hand_id"])) == [0, 5, 7]
-    n_rungs = 7  # Solo Whist ladder (RULES.md §2.3)
+    n_rungs = 2  # the quick test ladder: Solo, Misère
     assert (df.groupby("hand_id").size() == n_rungs).all()
     assert "6 failed" in res.output
 
@@ -146,7 +147,7 @@ def test_good_and_malformed_text_rows(tmp_path: Path) -> None:
 def test_good_and_malformed_csv_and_jsonl_rows(tmp_path: Path) -> None:
     c = tmp_path / "m.csv"
     c.write_text("hand,seat,label\nAKQJT98.AK.A2.32,eldest,ok\nAKQJT98.AK.A2.3X,eldest,bad\n"
-                 "S:AJ64 H:KT3 D:Q852 C:K7,third,ok2\n1,2,3,4\n", encoding="utf-8")
+                 "KQJT9.AK.QJ2.432,third,ok2\n1,2,3,4\n", encoding="utf-8")
     j = tmp_path / "m.jsonl"
     j.write_text('{"hand": "AKQJT98.AK.A2.32"}\n{"hand": 5}\nnot json\n'
                  '{"seat": "eldest"}\n{"hand": "KQ.AJ975.K84.Q63", "seat": "second"}\n',
@@ -161,8 +162,8 @@ def test_good_and_malformed_csv_and_jsonl_rows(tmp_path: Path) -> None:
 def test_all_good_exit_0_and_usage_errors_exit_2(tmp_path: Path) -> None:
     f = tmp_path / "ok.txt"
     f.write_text("AKQJT98.AK.A2.32\n")
-    args = ["--samples", "16", "--workers", "1", "--no-progress", "--turnup", "H2"]
-    ok = RUNNER.invoke(app, ["batch", str(f), "--rules", "solo_whist_foster", *args])
+    args = ["--samples", "4", "--workers", "1", "--no-progress", "--turnup", "H2"]
+    ok = RUNNER.invoke(app, ["batch", str(f), "--rules", str(QUICK), *args])
     assert ok.exit_code == 0, ok.output
     assert (tmp_path / "ok.results.csv").exists() and (tmp_path / "ok.results.summary.csv").exists()
     usage = [
@@ -195,7 +196,7 @@ def test_rows_match_a_direct_analysis_with_the_documented_seed(tmp_path: Path) -
     df = load_results(s.results)
     for i, (hand, seat) in enumerate([("AKQJT98.AK.A2.32", "eldest"),
                                        ("KQ.AJ975.K84.Q63", "second")]):
-        a = analyze(hand, seat=seat, rules="solo_whist_foster", samples=16, seed=_seed(11, i),
+        a = analyze(hand, seat=seat, rules=str(QUICK), samples=4, seed=_seed(11, i),
                     turnup="H2")
         got = df[df["hand_id"] == i].reset_index(drop=True)
         assert list(got["rung"]) == [r.id for r in a.rules.rungs]  # ladder order
@@ -219,14 +220,15 @@ def test_rows_match_a_direct_analysis_with_the_documented_seed(tmp_path: Path) -
 
 
 def test_csv_jsonl_parquet_hold_the_same_values(tmp_path: Path) -> None:
+    src = tmp_path / "h.jsonl"
+    src.write_text('{"hand": "AKQJT98.AK.A2.32"}\n{"hand": "KQ.AJ975.K84.Q63", "seat": "second"}\n')
     frames = {}
     for fmt in ("csv", "jsonl", "parquet"):
-        s = run_batch(HANDS / "examples.jsonl", tmp_path / f"r.{fmt}", seed=3, workers=1,
-                      samples=16)
-        assert s.failed == 0 and s.done == 6
+        s = run_batch(src, tmp_path / f"r.{fmt}", seed=3, workers=1, **FAST)
+        assert s.failed == 0 and s.done == 2
         frames[fmt] = load_results(s.results)
         assert list(frames[fmt].columns) == ROW_COLUMNS
-        summary = output_paths(HANDS / "examples.jsonl", tmp_path / f"r.{fmt}", None).summary
+        summary = output_paths(src, tmp_path / f"r.{fmt}", None).summary
         assert summary.exists()
     for fmt in ("jsonl", "parquet"):
         a, b = frames["csv"], frames[fmt]

@@ -13,7 +13,7 @@ from boston_sim.batch import run_batch
 
 distributed = pytest.importorskip("distributed")
 
-HANDS = Path(__file__).resolve().parents[1] / "data" / "hands"
+QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
 
 
 @pytest.fixture(scope="module")
@@ -24,13 +24,15 @@ def scheduler() -> Iterator[str]:
 
 
 def test_local_processes_and_dask_cluster_agree_exactly(tmp_path: Path, scheduler: str) -> None:
-    src = HANDS / "examples.txt"  # six hands, three rule sets
-    common = {"seed": 21, "samples": 16}
+    src = tmp_path / "hands.txt"
+    src.write_text("AKQJT98.AK.A2.32 | eldest\nKQ.AJ975.K84.Q63 | second\n"
+                   "5432.432.432.432 | third\nKQJT9.AK.QJ2.432 | eldest | four\n")
+    common = {"seed": 21, "samples": 4, "rules": str(QUICK), "turnup": "H2"}
     inproc = run_batch(src, tmp_path / "inproc.csv", workers=1, **common)
     pool = run_batch(src, tmp_path / "pool.csv", workers=2, **common)
     dask = run_batch(src, tmp_path / "dask.csv", scheduler=scheduler, **common)
     for s in (inproc, pool, dask):
-        assert (s.failed, s.done) == (0, 6), s
+        assert (s.failed, s.done) == (0, 4), s
     ref = Path(inproc.results).read_bytes()
     assert Path(pool.results).read_bytes() == ref
     assert Path(dask.results).read_bytes() == ref
@@ -42,7 +44,7 @@ def test_dask_failures_are_reported_not_raised(tmp_path: Path, scheduler: str) -
     f = tmp_path / "h.txt"
     # the dealer declares and the turn-up H2 is not in his hand: the analysis refuses it
     f.write_text("AKQJT98.AK.A2.32 | eldest\nAKQJT98.AK.A2.32 | dealer\n")
-    s = run_batch(f, tmp_path / "r.jsonl", scheduler=scheduler, seed=1, samples=16,
-                  rules="solo_whist_foster", turnup="H2")
+    s = run_batch(f, tmp_path / "r.jsonl", scheduler=scheduler, seed=1, samples=4,
+                  rules=str(QUICK), turnup="H2")
     assert (s.done, s.failed) == (1, 1)
     assert Path(s.errors).read_text().splitlines()[1].startswith("2,1,")

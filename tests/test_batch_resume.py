@@ -17,13 +17,14 @@ from typer.testing import CliRunner
 from boston_sim.batch import load_results, run_batch
 from boston_sim.cli import app
 
-FAST = {"rules": "solo_whist_foster", "turnup": "H2", "samples": 16}
+QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
+FAST = {"rules": str(QUICK), "turnup": "H2", "samples": 4}
 HANDS = [
-    "AKQJT98.AK.A2.32", "5432.432.432.432", "AJ64.KT3.Q852.K7", "AKQJT9876.AKQ.A.",
+    "AKQJT98.AK.A2.32", "5432.432.432.432", "KQJT9.AK.QJ2.432", "AKQJT9876.AKQ.A.",
     "KQ.AJ975.K84.Q63", "T.J6.AQT9876.AQ8", "AK8.KQT75.5.KJT9", "QJ976.A98.KJ.765",
     "73.9864.J863.A75", "64.JT5.KQ4.KQ964", "52.Q732.T975.JT8", "AKQ.AKQ.AKQ.AKQJ",
 ]
-N_RUNGS = 7  # Solo Whist ladder (RULES.md §2.3)
+N_RUNGS = 2  # the quick test ladder: Solo, Misère
 
 
 def _input(tmp_path: Path, n: int) -> Path:
@@ -47,8 +48,8 @@ def test_sigkill_mid_run_then_resume_equals_uninterrupted(tmp_path: Path) -> Non
     out = tmp_path / "run" / "r.csv"
     out.parent.mkdir()
     cmd = [sys.executable, "-c", "from boston_sim.cli import main; main()", "batch", str(f),
-           "--out", str(out), "--seed", "9", "--rules", "solo_whist_foster", "--turnup", "H2",
-           "--samples", "16", "--workers", "1", "--no-progress"]
+           "--out", str(out), "--seed", "9", "--rules", str(QUICK), "--turnup", "H2",
+           "--samples", "4", "--workers", "1", "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
     killed_with_rows = 0
@@ -72,8 +73,8 @@ def test_sigkill_mid_run_then_resume_equals_uninterrupted(tmp_path: Path) -> Non
     assert 2 <= partial["hand_id"].nunique() < n  # really interrupted mid-way
 
     res = CliRunner().invoke(app, ["batch", str(f), "--out", str(out), "--seed", "9",
-                                   "--rules", "solo_whist_foster", "--turnup", "H2",
-                                   "--samples", "16", "--workers", "1", "--no-progress",
+                                   "--rules", str(QUICK), "--turnup", "H2",
+                                   "--samples", "4", "--workers", "1", "--no-progress",
                                    "--resume"])
     assert res.exit_code == 0, res.output
     assert "kept from before" in res.output
@@ -129,7 +130,7 @@ def test_resume_with_other_settings_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     run_batch(f, out, seed=9, workers=1, **FAST)
     res = CliRunner().invoke(app, ["batch", str(f), "--out", str(out), "--seed", "10",
-                                   "--rules", "solo_whist_foster", "--turnup", "H2",
-                                   "--samples", "16", "--workers", "1", "--resume"])
+                                   "--rules", str(QUICK), "--turnup", "H2",
+                                   "--samples", "4", "--workers", "1", "--resume"])
     assert res.exit_code == 2
     assert "cannot resume" in res.output and "seed" in res.output

@@ -14,6 +14,7 @@ from boston_sim.batch import load_results, run_batch
 from boston_sim.cli import app
 from boston_sim.rules import load_rules
 
+QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF", ".svg": b"<?xml"}
 
 
@@ -21,7 +22,7 @@ MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF", ".svg": b"<?xml"}
 def analysis():  # type: ignore[no-untyped-def]
     from boston_sim.analysis import analyze
 
-    return analyze("AKQJT98.AK.A2.32", rules="solo_whist_foster", turnup="H2", samples=24,
+    return analyze("AKQJT98.AK.A2.32", rules=str(QUICK), turnup="H2", samples=8,
                    seed=4)
 
 
@@ -40,7 +41,7 @@ def test_plot_hand_axes_titles_and_labels(analysis) -> None:  # type: ignore[no-
     assert tricks.get_title() == plots.TITLE_TRICKS
     assert ev.get_title() == plots.TITLE_EV
     # the EV axis is labelled with the seed's rung names, in ladder order (RULES.md §2.3)
-    ladder = [r.name for r in load_rules("solo_whist_foster").rungs]
+    ladder = [r.name for r in load_rules(str(QUICK)).rungs]
     assert [t.get_text() for t in ev.get_xticklabels()] == ladder
     assert "white counters" in ev.get_ylabel()
     assert tricks.get_xlabel() == "tricks won by the declarer"
@@ -62,29 +63,34 @@ def test_plot_hand_axes_titles_and_labels(analysis) -> None:  # type: ignore[no-
 
 
 def test_plot_batch_counts_every_hand(tmp_path: Path) -> None:
-    hands = Path(__file__).resolve().parents[1] / "data" / "hands" / "examples.csv"
-    s = run_batch(hands, tmp_path / "r.csv", workers=1, samples=16, seed=2)
+    hands = tmp_path / "h.csv"
+    hands.write_text("hand,seat,rules,turnup\n"
+                     f"AKQJT98.AK.A2.32,eldest,{QUICK},H2\nKQ.AJ975.K84.Q63,second,{QUICK},H2\n"
+                     f"5432.432.432.432,third,{QUICK},H2\n")
+    s = run_batch(hands, tmp_path / "r.csv", workers=1, samples=4, seed=2)
     assert s.failed == 0
     out = tmp_path / "batch.png"
     fig = plots.plot_batch(load_results(s.results), out)
     assert out.read_bytes().startswith(MAGIC[".png"])
     bids, ev = fig.axes[:2]
     assert bids.get_title() == plots.TITLE_BIDS and ev.get_title() == plots.TITLE_BATCH_EV
-    assert sum(p.get_height() for p in bids.patches) == 6  # six hands, one bid each
-    # three rule sets in the file: each tick names its rule set
+    assert sum(p.get_height() for p in bids.patches) == 3  # three hands, one bid each
+    # each tick names its rule set
     assert all("(" in t.get_text() for t in bids.get_xticklabels())
-    assert sum(p.get_height() for p in ev.patches) <= 6
+    assert sum(p.get_height() for p in ev.patches) <= 3
 
 
 def test_cli_plot_results_and_hand(tmp_path: Path) -> None:
-    hands = Path(__file__).resolve().parents[1] / "data" / "hands" / "examples.txt"
-    s = run_batch(hands, tmp_path / "r.jsonl", workers=1, samples=16, seed=2)
+    hands = tmp_path / "h.txt"
+    hands.write_text("AKQJT98.AK.A2.32 | eldest\nKQ.AJ975.K84.Q63 | second\n")
+    s = run_batch(hands, tmp_path / "r.jsonl", workers=1, samples=4, seed=2, rules=str(QUICK),
+                  turnup="H2")
     runner = CliRunner()
     res = runner.invoke(app, ["plot", s.results, "--out", str(tmp_path / "b.svg")])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "b.svg").read_bytes().startswith(MAGIC[".svg"])
-    res = runner.invoke(app, ["plot", "KQ.AJ975.K84.Q63", "--rules", "boston_modern",
-                              "--samples", "16", "--out", str(tmp_path / "h.pdf")])
+    res = runner.invoke(app, ["plot", "AKQJT98.AK.A2.32", "--rules", "boston_modern",
+                              "--samples", "4", "--out", str(tmp_path / "h.pdf")])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "h.pdf").read_bytes().startswith(MAGIC[".pdf"])
     for bad in (["plot", "KQ.AJ975.K84.Q63", "--out", str(tmp_path / "h.gif")],
