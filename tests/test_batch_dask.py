@@ -26,7 +26,7 @@ def scheduler() -> Iterator[str]:
 def test_local_processes_and_dask_cluster_agree_exactly(tmp_path: Path, scheduler: str) -> None:
     src = tmp_path / "hands.txt"
     src.write_text("AKQJT98.AK.A2.32 | eldest\nKQ.AJ975.K84.Q63 | second\n"
-                   "5432.432.432.432 | third\nKQJT9.AK.QJ2.432 | eldest | four\n")
+                   "5432.543.543.543 | third\nKQJT9.AK.QJ2.432 | eldest | four\n")
     common = {"seed": 21, "samples": 4, "rules": str(QUICK), "turnup": "H2"}
     inproc = run_batch(src, tmp_path / "inproc.csv", workers=1, **common)
     pool = run_batch(src, tmp_path / "pool.csv", workers=2, **common)

@@ -20,9 +20,9 @@ from boston_sim.cli import app
 QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
 FAST = {"rules": str(QUICK), "turnup": "H2", "samples": 4}
 HANDS = [
-    "AKQJT98.AK.A2.32", "5432.432.432.432", "KQJT9.AK.QJ2.432", "AKQJT9876.AKQ.A.",
+    "AKQJT98.AK.A2.32", "5432.543.543.543", "KQJT9.AK.QJ2.432", "AKQJT9876.AKQ.A.",
     "KQ.AJ975.K84.Q63", "T.J6.AQT9876.AQ8", "AK8.KQT75.5.KJT9", "QJ976.A98.KJ.765",
-    "73.9864.J863.A75", "64.JT5.KQ4.KQ964", "52.Q732.T975.JT8", "AKQ.AKQ.AKQ.AKQJ",
+    "73.9864.J863.A75", "64.JT5.KQ4.KQ964", "52.QJ73.T975.JT8", "AKQ.AKQ.AKQ.AKQJ",
 ]
 N_RUNGS = 2  # the quick test ladder: Solo, Misère
 
