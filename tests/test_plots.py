@@ -90,7 +90,7 @@ def test_cli_plot_results_and_hand(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert (tmp_path / "b.svg").read_bytes().startswith(MAGIC[".svg"])
     res = runner.invoke(app, ["plot", "AKQJT98.AK.A2.32", "--rules", "boston_modern",
-                              "--samples", "4", "--out", str(tmp_path / "h.pdf")])
+                              "--samples", "2", "--out", str(tmp_path / "h.pdf")])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "h.pdf").read_bytes().startswith(MAGIC[".pdf"])
     for bad in (["plot", "KQ.AJ975.K84.Q63", "--out", str(tmp_path / "h.gif")],
