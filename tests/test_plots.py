@@ -66,7 +66,7 @@ def test_plot_batch_counts_every_hand(tmp_path: Path) -> None:
     hands = tmp_path / "h.csv"
     hands.write_text("hand,seat,rules,turnup\n"
                      f"AKQJT98.AK.A2.32,eldest,{QUICK},H2\nKQ.AJ975.K84.Q63,second,{QUICK},H2\n"
-                     f"5432.543.543.543,third,{QUICK},H2\n")
+                     f"AKQ.AKQ.AKQ.AKQJ,third,{QUICK},H2\n")
     s = run_batch(hands, tmp_path / "r.csv", workers=1, samples=4, seed=2)
     assert s.failed == 0
     out = tmp_path / "batch.png"
