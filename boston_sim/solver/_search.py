@@ -137,6 +137,94 @@ def quick_tricks(hl, L, trump, oppmask, r, th):
 
 
 @njit(**JIT)
+def team_quick_tricks(hl, L, trump, team, r, th, th2):
+    """Quick tricks of ``L``'s team with ``L`` on lead: ``L``'s own (``quick_tricks``), or a
+    teammate's, reached by leading a suit in which the teammate holds the top card and no
+    opponent can ruff (that first trick is one of the teammate's own top cards). ``th``
+    receives the ranks the better bound relies on (``th2`` is scratch)."""
+    opp = 15 ^ team
+    q = quick_tricks(hl, L, trump, opp, r, th)
+    if q >= r:
+        return q
+    for m in range(4):
+        if m == L or ((team >> m) & 1) == 0:
+            continue
+        entry = False
+        for s in range(4):
+            if hl[L * 4 + s] == 0 or hl[m * 4 + s] == 0:
+                continue
+            u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
+            if (hl[m * 4 + s] >> highbit_index(u)) & 1 == 0:
+                continue
+            ok = True
+            if trump != NT and s != trump:
+                for o in range(4):
+                    if (opp >> o) & 1 and hl[o * 4 + s] == 0 and hl[o * 4 + trump] != 0:
+                        ok = False
+            if ok:
+                entry = True
+                break
+        if not entry:
+            continue
+        qm = quick_tricks(hl, m, trump, opp, r, th2)
+        if qm > q:
+            q = qm
+            for s in range(4):
+                th[s] = th2[s]
+    return q
+
+
+@njit(**JIT)
+def sure_trumps(mine, higher_pool):
+    """Tricks a hand's trumps ``mine`` win for its team whatever anyone plays: each of them
+    wins the trick it is played to unless a higher trump of the other team lands on the same
+    trick (a teammate's higher trump still wins for the team), and each card of
+    ``higher_pool`` (the other team's trumps) lands on one trick only. So the team wins at
+    least ``len(mine)`` minus a largest matching of pool cards to lower cards of ``mine``
+    (greedy from the top finds a largest one)."""
+    free = 0
+    beaten = 0
+    u = mine | higher_pool
+    while u != 0:
+        hb = highbit_index(u)
+        u ^= 1 << hb
+        if (higher_pool >> hb) & 1:
+            free += 1
+        elif free > 0:
+            free -= 1
+            beaten += 1
+    return popcount(mine) - beaten
+
+
+@njit(**JIT)
+def trump_bounds(hl, trump, countmask):
+    """Sure trump tricks of the counted side and of the other side (each the best single hand
+    of the side, see ``sure_trumps``): lower and upper bounds on the counted tricks to come."""
+    mine_all = 0
+    opp_all = 0
+    for h in range(4):
+        if (countmask >> h) & 1:
+            mine_all |= hl[h * 4 + trump]
+        else:
+            opp_all |= hl[h * 4 + trump]
+    lo = 0
+    hi = 0
+    for h in range(4):
+        x = hl[h * 4 + trump]
+        if x == 0:
+            continue
+        if (countmask >> h) & 1:
+            k = sure_trumps(x, opp_all)
+            if k > lo:
+                lo = k
+        else:
+            k = sure_trumps(x, mine_all)
+            if k > hi:
+                hi = k
+    return lo, hi
+
+
+@njit(**JIT)
 def side_bound(hl, seat, trump, countmask, side_max, need, exact, t):
     """Exact answers from two cheap tests at a trick boundary (``seat`` on lead), or -1.
 
@@ -578,7 +666,8 @@ F_W2 = 9
 F_CARD = 10  # the card played at this ply (the trick's cards are plies ply-pos .. ply)
 F_T = 11  # 4 fields: per suit, the lowest rank the node's answer depends on (16: none)
 F_Q = 15  # 4 fields: scratch for the quick-trick bound's ranks
-F_SIZE = 19
+F_Q2 = 19  # 4 more
+F_SIZE = 23
 
 
 @njit(**JIT)
@@ -668,6 +757,20 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                             t[trump] = kth_rank(ut, k)
                             return cut
                         break
+                # every hand's trumps, each winning unless a higher trump of the other side
+                # falls on the same trick (depends on who holds every trump)
+                lo, hi = trump_bounds(hl, trump, countmask)
+                cut = -1
+                if r - hi < need:
+                    cut = 0
+                elif exact:
+                    if lo > need:
+                        cut = 0
+                elif lo >= need:
+                    cut = 1
+                if cut >= 0:
+                    t[trump] = lowbit_index(ut)
+                    return cut
         c = side_bound(hl, seat, trump, countmask, P[P_MAXMASK] == countmask, need, exact, t)
         if c >= 0:
             return c
@@ -678,11 +781,12 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
         # quick tricks of the side on lead (only meaningful in the plain max game)
         if not exact and P[P_MAXMASK] == countmask:
             q = fr[ply, F_Q:F_Q + 4]
+            q2 = fr[ply, F_Q2:F_Q2 + 4]
             cut = -1
             if (countmask >> seat) & 1:
-                if quick_tricks(hl, seat, trump, 15 ^ countmask, r, q) >= need:
+                if team_quick_tricks(hl, seat, trump, countmask, r, q, q2) >= need:
                     cut = 1
-            elif r - quick_tricks(hl, seat, trump, countmask, r, q) < need:
+            elif r - team_quick_tricks(hl, seat, trump, 15 ^ countmask, r, q, q2) < need:
                 cut = 0
             if cut >= 0:
                 for s in range(4):
