@@ -1,0 +1,61 @@
+"""The solver's cut-off bounds against the naive minimax on random endings.
+
+A bound is only safe if it holds whatever the players do, so each is checked against the
+exact values of ``tests/naive.py``:
+
+* ``trump_bounds``: the counted side's sure trump tricks are at most the tricks it takes when
+  it tries to lose them (``min_tricks``), and the other side's sure trump tricks leave at
+  least the tricks the counted side takes when it tries to win them (``max_tricks``);
+* ``team_quick_tricks``: the leader's team can take at least that many (``max_tricks``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import naive
+from boston_sim.solver._search import team_quick_tricks, trump_bounds
+
+SIDES = (0b0001, 0b0010, 0b0101, 0b0011, 0b1110)
+
+
+def lanes(hands: list[int]) -> np.ndarray:
+    return np.array([(hands[seat] >> (16 * suit)) & 0xFFFF for seat in range(4) for suit in range(4)],
+                    dtype=np.int64)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_sure_trump_bounds_hold_against_minimax(n: int) -> None:
+    rng = random.Random(700 + n)
+    checked_lo = checked_hi = 0
+    for _ in range(40 if n < 5 else 12):
+        hands = naive.random_ending(rng, n)
+        trump = rng.randrange(4)
+        side = rng.choice(SIDES)
+        lo, hi = trump_bounds(lanes(hands), trump, side)
+        leader = rng.randrange(4)
+        assert 0 <= lo <= n and 0 <= hi <= n
+        assert lo <= naive.min_tricks(hands, trump, leader, side), (hands, trump, side, leader)
+        assert n - hi >= naive.max_tricks(hands, trump, leader, side), (hands, trump, side, leader)
+        checked_lo += lo > 0
+        checked_hi += hi > 0
+    assert checked_lo and checked_hi  # the bounds were not all trivial
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_team_quick_tricks_are_takeable(n: int) -> None:
+    rng = random.Random(900 + n)
+    nonzero = 0
+    for _ in range(40 if n < 5 else 12):
+        hands = naive.random_ending(rng, n)
+        trump = rng.randrange(5)
+        team = rng.choice(SIDES)
+        leader = rng.choice([s for s in range(4) if (team >> s) & 1])
+        th = np.zeros(4, dtype=np.int64)
+        q = team_quick_tricks(lanes(hands), leader, trump, team, n, th, np.zeros(4, dtype=np.int64))
+        assert q <= naive.max_tricks(hands, trump, leader, team), (hands, trump, team, leader)
+        nonzero += q > 0
+    assert nonzero
