@@ -36,7 +36,7 @@ KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 16  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 22  # bump with every change to _search.py: numba's cache does not track that file
 
 
 @njit(**JIT)
@@ -87,12 +87,12 @@ def solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P):
     lo = 0
     hi = n
     # first guess: the quick tricks of whoever is on lead
-    th = np.empty(4, dtype=np.int64)
     if mode == MODE_MAX:
+        # (the bound's relevant ranks go to frame row 0, which the search overwrites)
         if (side >> leader) & 1:
-            g = quick_tricks(hl, leader, trump, 15 ^ side, n, th)
+            g = quick_tricks(hl, leader, trump, 15 ^ side, n, fr, 0, 0)
         else:
-            g = n - quick_tricks(hl, leader, trump, side, n, th)
+            g = n - quick_tricks(hl, leader, trump, side, n, fr, 0, 0)
     else:
         g = 0
     while lo < hi:

@@ -97,22 +97,22 @@ def kth_rank(u, k):
 
 
 @njit(**JIT)
-def quick_tricks(hl, L, trump, oppmask, r, th):
+def quick_tricks(hl, L, trump, oppmask, r, tb, row, col):
     """A lower bound on the tricks the team of ``L`` (on lead) can cash at once.
 
     ``L`` cashes its own top trumps, then in every other suit its run of top cards, cut to the
     length of any opponent that still holds trumps (it could ruff). Opponents only lose trumps
-    as ``L`` cashes, so using their present holdings keeps the bound safe. ``th[s]`` receives
+    as ``L`` cashes, so using their present holdings keeps the bound safe. ``tb[row, col + s]`` receives
     the lowest rank the bound relies on in each suit (16: none), for partition search.
     """
     qt = 0
     for s in range(4):
-        th[s] = 16
+        tb[row, col + s] = 16
     if trump != NT:
         ut = hl[trump] | hl[4 + trump] | hl[8 + trump] | hl[12 + trump]
         k = top_run(hl[L * 4 + trump], ut)
         qt = k
-        th[trump] = kth_rank(ut, k)
+        tb[row, col + trump] = kth_rank(ut, k)
     for s in range(4):
         if s == trump:
             continue
@@ -130,20 +130,20 @@ def quick_tricks(hl, L, trump, oppmask, r, th):
                     if lo < k:
                         k = lo
         qt += k
-        th[s] = kth_rank(u, k)
+        tb[row, col + s] = kth_rank(u, k)
     if qt > r:
         qt = r
     return qt
 
 
 @njit(**JIT)
-def team_quick_tricks(hl, L, trump, team, r, th, th2):
+def team_quick_tricks(hl, L, trump, team, r, tb, row, col, col2):
     """Quick tricks of ``L``'s team with ``L`` on lead: ``L``'s own (``quick_tricks``), or a
     teammate's, reached by leading a suit in which the teammate holds the top card and no
-    opponent can ruff (that first trick is one of the teammate's own top cards). ``th``
-    receives the ranks the better bound relies on (``th2`` is scratch)."""
+    opponent can ruff (that first trick is one of the teammate's own top cards).
+    ``tb[row, col + s]`` receives the ranks the better bound relies on (``col2``: scratch)."""
     opp = 15 ^ team
-    q = quick_tricks(hl, L, trump, opp, r, th)
+    q = quick_tricks(hl, L, trump, opp, r, tb, row, col)
     if q >= r:
         return q
     for m in range(4):
@@ -166,11 +166,11 @@ def team_quick_tricks(hl, L, trump, team, r, th, th2):
                 break
         if not entry:
             continue
-        qm = quick_tricks(hl, m, trump, opp, r, th2)
+        qm = quick_tricks(hl, m, trump, opp, r, tb, row, col2)
         if qm > q:
             q = qm
             for s in range(4):
-                th[s] = th2[s]
+                tb[row, col + s] = tb[row, col2 + s]
     return q
 
 
@@ -225,7 +225,7 @@ def trump_bounds(hl, trump, countmask):
 
 
 @njit(**JIT)
-def side_bound(hl, seat, trump, countmask, side_max, need, exact, t):
+def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
     """Exact answers from two cheap tests at a trick boundary (``seat`` on lead), or -1.
 
     * The side is on lead and every card of the leader is a sure winner: in each suit it holds,
@@ -236,7 +236,7 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, t):
       suit the opponents hold (every suit it holds, if the side maximises and could choose an
       unopposed one). Whoever leads, an opponent's higher card then wins every trick.
 
-    ``t[s]`` receives the lowest rank each test relied on (partition search): the owners of
+    ``tb[row, col + s]`` receives the lowest rank each test relied on (partition search): the owners of
     the cards down to that rank, with the suit lengths, decide both tests.
     """
     opp = 15 ^ countmask
@@ -261,10 +261,10 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, t):
             if (exact and need != 0) or (not exact and need > 1):
                 return -1
             for s in range(4):
-                t[s] = 16
+                tb[row, col + s] = 16
                 mine = hl[seat * 4 + s]
                 if mine != 0:
-                    t[s] = lowbit_index(mine)
+                    tb[row, col + s] = lowbit_index(mine)
             return 0 if exact else 1
     if exact and need != 0:
         return -1
@@ -299,7 +299,7 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, t):
         if n_opp == 0 or (side_max and n_opp < n_held):
             return -1
     for s in range(4):
-        t[s] = 16
+        tb[row, col + s] = 16
         sc = 0
         oc = 0
         for o in range(4):
@@ -308,13 +308,13 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, t):
             else:
                 oc |= hl[o * 4 + s]
         if sc != 0 and oc != 0:
-            t[s] = lowbit_index(oc)
+            tb[row, col + s] = lowbit_index(oc)
     # the side takes no more tricks: it reaches need only if need is 0 (exact) / never
     return 1 if exact else 0
 
 
 @njit(**JIT)
-def forced_win(hl, seat, trump, d, t):
+def forced_win(hl, seat, trump, d, tb, row, col):
     """Misère game, the lone declarer ``d`` not on lead (``seat`` leads, the defenders
     cooperate): can the defenders force ``d`` to win a trick by playing one suit?
 
@@ -325,7 +325,7 @@ def forced_win(hl, seat, trump, d, t):
     round's highest card, and playing his highest such card is his best (the thresholds are
     fixed by the defence, so the largest card that fits is never worse). If he is stuck in
     some round, he wins a trick whatever he does. Inconclusive (False) when the winner of a
-    round no longer holds ``s`` or ``d`` runs out of it. ``t[s]`` = the suit's lowest rank:
+    round no longer holds ``s`` or ``d`` runs out of it. ``tb[row, col + s]`` = the suit's lowest rank:
     the answer depends on the order of all its cards (partition search)."""
     for s in range(4):
         if hl[d * 4 + s] == 0 or hl[seat * 4 + s] == 0:
@@ -369,8 +369,8 @@ def forced_win(hl, seat, trump, d, t):
             below = dl & (mx - 1)
             if below == 0:
                 for y in range(4):
-                    t[y] = 16
-                t[s] = lowbit_index(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s])
+                    tb[row, col + y] = 16
+                tb[row, col + s] = lowbit_index(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s])
                 return True
             x ^= (1 << highbit_index(below)) << (16 * d)
             lead = ms
@@ -430,15 +430,29 @@ _SERIAL_MASK = (1 << 40) - 1
 
 
 @njit(**JIT)
-def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
-    """Scan the chain for entries matching the position. Returns (answer, slot): answer 1 / 0
-    if an entry settles "need", else -1; slot of the settling entry, or of an entry that
-    only carries a best move (-1 if none)."""
+def _topcode(w1, w2):
+    """1 + the owners of the top card of every suit (2 bits each; 0 for an empty suit)."""
+    return 1 + ((w1 & 3) | (((w1 >> 32) & 3) << 2) | ((w2 & 3) << 4) | (((w2 >> 32) & 3) << 6))
+
+
+@njit(**JIT)
+def _entry_code(lens, w1, w2, m1, m2):
+    """Chain of an entry: its top-card owners when it depends on the top card of every
+    non-empty suit (most entries), else 0 (one chain per lengths and leader)."""
+    for s in range(4):
+        m = (m1 if s < 2 else m2) >> (32 * (s & 1))
+        if (m & 3) == 0 and ((lens >> (16 * s)) & 0xFFFF) != 0:
+            return 0
+    return _topcode(w1, w2)
+
+
+@njit(**JIT)
+def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need, hint):
+    """Scan one chain; returns (answer, slot, hint) as ``tt_lookup``."""
     pmask = P[P_POOL] - 1
-    hd = ttd[P[P_POOL] + _head(lens, leader, P[P_TTMASK])]
-    hint = -1
+    hd = ttd[P[P_POOL] + h]
     if (hd >> 40) != P[P_GEN]:
-        return -1, hint
+        return -1, -1, hint
     sr = hd & _SERIAL_MASK
     while sr >= 0:
         i = sr & pmask
@@ -449,12 +463,29 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
         if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader
                 and ((w1 ^ ttk[j + 1]) & ttk[j + 3]) == 0 and ((w2 ^ ttk[j + 2]) & ttk[j + 4]) == 0):
             if (d >> (_WIN_SHIFT + need)) & 1:
-                return 1, i
+                return 1, i, hint
             if (d >> (_LOSE_SHIFT + need)) & 1:
-                return 0, i
+                return 0, i, hint
             if hint < 0 and ((d >> _MOVE_SHIFT) & 0xFF) != _NO_MOVE:
                 hint = i
         sr = ttk[j + 5]
+    return -1, -1, hint
+
+
+@njit(**JIT)
+def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
+    """Scan the two chains that may hold entries matching the position (the one of its
+    top-card owners, the one of entries that ignore some suit's top card). Returns
+    (answer, slot): answer 1 / 0 if an entry settles "need", else -1; slot of the settling
+    entry, or of an entry that only carries a best move (-1 if none)."""
+    m = P[P_TTMASK]
+    a, i, hint = _scan(ttk, ttd, P, _head(lens, leader + 4 * _topcode(w1, w2), m), lens, w1, w2,
+                       leader, need, -1)
+    if a >= 0:
+        return a, i
+    a, i, hint = _scan(ttk, ttd, P, _head(lens, leader, m), lens, w1, w2, leader, need, hint)
+    if a >= 0:
+        return a, i
     return -1, hint
 
 
@@ -465,7 +496,7 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     pool = P[P_POOL]
     pmask = pool - 1
     gen = P[P_GEN]
-    h = pool + _head(lens, leader, P[P_TTMASK])
+    h = pool + _head(lens, leader + 4 * _entry_code(lens, w1, w2, m1, m2), P[P_TTMASK])
     p1 = w1 & m1
     p2 = w2 & m2
     hd = ttd[h]
@@ -671,7 +702,7 @@ F_SIZE = 23
 
 
 @njit(**JIT)
-def _trick_relevance(fr, last, trump, t):
+def _trick_relevance(fr, last, trump, row):
     """The trick ending at ply ``last`` was won on rank if another card of the winner's suit
     was played to it: then that rank matters (lower ``t`` of that suit to it)."""
     base = last - 3
@@ -685,8 +716,8 @@ def _trick_relevance(fr, last, trump, t):
     for j in range(base, last + 1):
         if (fr[j, F_CARD] >> 4) == ws:
             n += 1
-    if n >= 2 and (wc & 15) < t[ws]:
-        t[ws] = wc & 15
+    if n >= 2 and (wc & 15) < fr[row, F_T + ws]:
+        fr[row, F_T + ws] = wc & 15
 
 
 @njit(**JIT)
@@ -702,9 +733,10 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     won = fr[ply, F_WON]
     seat = (leader + pos) & 3
     fr[ply, F_ISMAX] = (P[P_MAXMASK] >> seat) & 1
-    t = fr[ply, F_T:F_T + 4]
+    # fr[ply, F_T + s]: the node's relevant ranks (indexed directly: no array views here,
+    # a view costs a reference count per node)
     for s in range(4):
-        t[s] = 16
+        fr[ply, F_T + s] = 16
     ttmove = -1
     if pos == 0:
         r = popcount(hl[seat * 4] | (hl[seat * 4 + 1] << 16) | (hl[seat * 4 + 2] << 32) | (hl[seat * 4 + 3] << 48))
@@ -731,7 +763,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
             for i in range(1, 4):
                 if beats(fr[ply + i, F_CARD], fr[ply + bp, F_CARD], trump):
                     bp = i
-            _trick_relevance(fr, ply + 3, trump, t)
+            _trick_relevance(fr, ply + 3, trump, ply)
             add = (countmask >> ((leader + bp) & 3)) & 1
             if exact:
                 return 1 if add == need else 0
@@ -754,12 +786,26 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                         elif r - k < need:
                             cut = 0
                         if cut >= 0:
-                            t[trump] = kth_rank(ut, k)
+                            fr[ply, F_T + trump] = kth_rank(ut, k)
                             return cut
                         break
                 # every hand's trumps, each winning unless a higher trump of the other side
                 # falls on the same trick (depends on who holds every trump)
-                lo, hi = trump_bounds(hl, trump, countmask)
+                # (each bound is at most the longest trump holding of its side: skip the
+                # count when even that could not decide)
+                mc = 0
+                mo = 0
+                for h in range(4):
+                    k = popcount(hl[h * 4 + trump])
+                    if (countmask >> h) & 1:
+                        if k > mc:
+                            mc = k
+                    elif k > mo:
+                        mo = k
+                lo = 0
+                hi = 0
+                if r - mo < need or mc >= need + exact:
+                    lo, hi = trump_bounds(hl, trump, countmask)
                 cut = -1
                 if r - hi < need:
                     cut = 0
@@ -769,28 +815,26 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 elif lo >= need:
                     cut = 1
                 if cut >= 0:
-                    t[trump] = lowbit_index(ut)
+                    fr[ply, F_T + trump] = lowbit_index(ut)
                     return cut
-        c = side_bound(hl, seat, trump, countmask, P[P_MAXMASK] == countmask, need, exact, t)
+        c = side_bound(hl, seat, trump, countmask, P[P_MAXMASK] == countmask, need, exact, fr, ply, F_T)
         if c >= 0:
             return c
         if (not exact and need == 1 and P[P_MAXMASK] == 15 ^ countmask and popcount(countmask) == 1
                 and ((countmask >> seat) & 1) == 0):
-            if forced_win(hl, seat, trump, lowbit_index(countmask), t):
+            if forced_win(hl, seat, trump, lowbit_index(countmask), fr, ply, F_T):
                 return 1
         # quick tricks of the side on lead (only meaningful in the plain max game)
         if not exact and P[P_MAXMASK] == countmask:
-            q = fr[ply, F_Q:F_Q + 4]
-            q2 = fr[ply, F_Q2:F_Q2 + 4]
             cut = -1
             if (countmask >> seat) & 1:
-                if team_quick_tricks(hl, seat, trump, countmask, r, q, q2) >= need:
+                if team_quick_tricks(hl, seat, trump, countmask, r, fr, ply, F_Q, F_Q2) >= need:
                     cut = 1
-            elif r - team_quick_tricks(hl, seat, trump, 15 ^ countmask, r, q, q2) < need:
+            elif r - team_quick_tricks(hl, seat, trump, 15 ^ countmask, r, fr, ply, F_Q, F_Q2) < need:
                 cut = 0
             if cut >= 0:
                 for s in range(4):
-                    t[s] = q[s]
+                    fr[ply, F_T + s] = fr[ply, F_Q + s]
                 return cut
         lens, w1, w2 = position_key(hl)
         fr[ply, F_LENS] = lens
@@ -801,7 +845,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
             for s in range(4):
                 m = ttk[7 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
                 d = popcount(m & 0x0FFFFFFF) >> 1
-                t[s] = kth_rank(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s], d)
+                fr[ply, F_T + s] = kth_rank(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s], d)
             return ans
         if slot >= 0:
             m = (ttd[slot] >> _MOVE_SHIFT) & 0xFF
@@ -919,18 +963,17 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
         card = mv[ply, i]
         seat = (fr[ply, F_LEADER] + fr[ply, F_POS]) & 3
         hl[seat * 4 + (card >> 4)] ^= 1 << (card & 15)
-        ct = fr[ply + 1, F_T:F_T + 4]
         if fr[ply, F_POS] == 3:
             fr[ply, F_CARD] = card
-            _trick_relevance(fr, ply, trump, ct)
+            _trick_relevance(fr, ply, trump, ply + 1)
         if val == fr[ply, F_ISMAX]:
             # cut-off: this child alone decides the node
             for s in range(4):
-                fr[ply, F_T + s] = ct[s]
+                fr[ply, F_T + s] = fr[ply + 1, F_T + s]
             _close(hl, ttk, ttd, P, fr, ply, val, card)
         else:
             for s in range(4):
-                if ct[s] < fr[ply, F_T + s]:
-                    fr[ply, F_T + s] = ct[s]
+                if fr[ply + 1, F_T + s] < fr[ply, F_T + s]:
+                    fr[ply, F_T + s] = fr[ply + 1, F_T + s]
             fr[ply, F_IDX] = i + 1
             val = -1
