@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..config import JIT
+from ..config import JIT_NONRT
 from ._bits import highbit_index, lowbit_index, popcount
 
 P_TRUMP = 0
@@ -62,7 +62,7 @@ _ALL15 = (1 << 15) - 1
 _NO_MOVE = 0xFF
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def beats(c, b, trump):
     """Does card ``c`` beat card ``b`` (the current winner of a trick)?"""
     cs = c >> 4
@@ -72,7 +72,7 @@ def beats(c, b, trump):
     return cs == trump
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def top_run(mine, union):
     """How many of the highest cards of ``union`` (a lane) belong to ``mine``, in a row."""
     k = 0
@@ -86,7 +86,7 @@ def top_run(mine, union):
     return k
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def kth_rank(u, k):
     """Rank of the ``k``-th highest card of lane ``u`` (k >= 1), or 16 if k == 0."""
     if k <= 0:
@@ -96,7 +96,7 @@ def kth_rank(u, k):
     return highbit_index(u)
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def quick_tricks(hl, L, trump, oppmask, r, tb, row, col):
     """A lower bound on the tricks the team of ``L`` (on lead) can cash at once.
 
@@ -136,7 +136,7 @@ def quick_tricks(hl, L, trump, oppmask, r, tb, row, col):
     return qt
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def team_quick_tricks(hl, L, trump, team, r, tb, row, col, col2):
     """Quick tricks of ``L``'s team with ``L`` on lead: ``L``'s own (``quick_tricks``), or a
     teammate's, reached by leading a suit in which the teammate holds the top card and no
@@ -174,7 +174,7 @@ def team_quick_tricks(hl, L, trump, team, r, tb, row, col, col2):
     return q
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def sure_trumps(mine, higher_pool):
     """Tricks a hand's trumps ``mine`` win for its team whatever anyone plays: each of them
     wins the trick it is played to unless a higher trump of the other team lands on the same
@@ -196,7 +196,7 @@ def sure_trumps(mine, higher_pool):
     return popcount(mine) - beaten
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def trump_bounds(hl, trump, countmask):
     """Sure trump tricks of the counted side and of the other side (each the best single hand
     of the side, see ``sure_trumps``): lower and upper bounds on the counted tricks to come."""
@@ -224,7 +224,7 @@ def trump_bounds(hl, trump, countmask):
     return lo, hi
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
     """Exact answers from two cheap tests at a trick boundary (``seat`` on lead), or -1.
 
@@ -313,7 +313,7 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
     return 1 if exact else 0
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def forced_win(hl, seat, trump, d, tb, row, col):
     """Misère game, the lone declarer ``d`` not on lead (``seat`` leads, the defenders
     cooperate): can the defenders force ``d`` to win a trick by playing one suit?
@@ -376,7 +376,7 @@ def forced_win(hl, seat, trump, d, tb, row, col):
             lead = ms
     return False
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def position_key(hl):
     """Key of a trick-boundary position for partition search.
 
@@ -411,7 +411,7 @@ def position_key(hl):
     return lens, w1, w2
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def _head(lens, leader, mask):
     h = lens * -7046029254386353131 + leader * 0x27D4EB2F165667C5
     h ^= h >> 31
@@ -429,13 +429,13 @@ def _head(lens, leader, mask):
 _SERIAL_MASK = (1 << 40) - 1
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def _topcode(w1, w2):
     """1 + the owners of the top card of every suit (2 bits each; 0 for an empty suit)."""
     return 1 + ((w1 & 3) | (((w1 >> 32) & 3) << 2) | ((w2 & 3) << 4) | (((w2 >> 32) & 3) << 6))
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def _entry_code(lens, w1, w2, m1, m2):
     """Chain of an entry: its top-card owners when it depends on the top card of every
     non-empty suit (most entries), else 0 (one chain per lengths and leader)."""
@@ -446,7 +446,7 @@ def _entry_code(lens, w1, w2, m1, m2):
     return _topcode(w1, w2)
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need, hint):
     """Scan one chain; returns (answer, slot, hint) as ``tt_lookup``."""
     pmask = P[P_POOL] - 1
@@ -472,7 +472,7 @@ def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need, hint):
     return -1, -1, hint
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     """Scan the two chains that may hold entries matching the position (the one of its
     top-card owners, the one of entries that ignore some suit's top card). Returns
@@ -489,7 +489,7 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     return -1, hint
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     """Add (or merge into) the entry for this pattern: the position's lengths, the owners of
     the top cards that matter (masks m1, m2) and the reachable / unreachable sets."""
@@ -534,7 +534,7 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     ttd[h] = (gen << 40) | serial
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
     """Fill ``mv[ply]`` with the legal moves of ``seat`` (one card per group of equivalent
     cards: the highest of the group, with the group's lowest rank in the third block), ordered
@@ -701,7 +701,7 @@ F_Q2 = 19  # 4 more
 F_SIZE = 23
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def _trick_relevance(fr, last, trump, row):
     """The trick ending at ply ``last`` was won on rank if another card of the winner's suit
     was played to it: then that rank matters (lower ``t`` of that suit to it)."""
@@ -720,7 +720,7 @@ def _trick_relevance(fr, last, trump, row):
         fr[row, F_T + ws] = wc & 15
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     """Open the node at ``ply`` (its frame holds leader, pos, won): 1 / 0 if its answer is
     known at once (terminal, bounds, table), else -1 after generating its moves. Sets the
@@ -860,7 +860,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     return -1
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def _close(hl, ttk, ttd, P, fr, ply, result, best):
     """Record the answer of a trick-boundary node in the table, generalised to every position
     with the same lengths and the same owners of the cards that mattered (partition search)."""
@@ -898,7 +898,7 @@ def _close(hl, ttk, ttd, P, fr, ply, result, best):
     tt_store(ttk, ttd, P, fr[ply, F_LENS], fr[ply, F_W1], fr[ply, F_W2], m1, m2, leader, win, lose, move)
 
 
-@njit(**JIT)
+@njit(**JIT_NONRT)
 def search(hl, ttk, ttd, mv, fr, P, leader, target):
     """Can the maximising seats make the counted tricks reach ``target``? (``leader`` on lead
     at a trick boundary; ``hl`` is restored on return.) The body of every solver entry point.
