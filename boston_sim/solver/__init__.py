@@ -37,6 +37,20 @@ _SHIFTS = np.array([0, 16, 32, 48], dtype=np.uint64)
 _local = threading.local()
 
 
+def _batch_workspaces():
+    """Stacked workspaces for the parallel kernels, one per numba thread, kept per Python
+    thread (so concurrent callers never share a table) and re-made if the thread count
+    changes."""
+    n = _workers()
+    ws = getattr(_local, "batch_ws", None)
+    if ws is None or ws[0] != n:
+        from ._driver import new_workspaces
+
+        ws = (n, new_workspaces(n, SOLVER_TT_BITS))
+        _local.batch_ws = ws
+    return ws[1]
+
+
 def _workspace():
     """A per-thread solver workspace, so repeated single solves do not re-zero a table."""
     ws = getattr(_local, "ws", None)
@@ -229,7 +243,7 @@ def solve_batch(
         from ._driver import batch_value
 
         batch_value(_to_lanes(arr), int(trump), int(leader), int(side_mask), _MODES[mode], out,
-                    SOLVER_TT_BITS, _workers())
+                    *_batch_workspaces())
     return out
 
 
@@ -257,7 +271,7 @@ def solve_batch_target(
         from ._driver import batch_question
 
         batch_question(_to_lanes(arr), int(trump), int(leader), int(side_mask), k, tgt, out,
-                       SOLVER_TT_BITS, _workers())
+                       *_batch_workspaces())
     return out
 
 

@@ -36,7 +36,7 @@ KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 29  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 30  # bump with every change to _search.py: numba's cache does not track that file
 
 
 @njit(**JIT)
@@ -51,6 +51,24 @@ def new_workspace(tt_bits):
     P[P_TTMASK] = heads - 1
     P[P_POOL] = size
     fr = np.zeros((MAX_PLY, F_SIZE), dtype=np.int64)
+    return ttk, ttd, mv, fr, P
+
+
+@njit(**JIT)
+def new_workspaces(n, tt_bits):
+    """``n`` workspaces stacked (row ``w`` is worker ``w``'s), for the parallel batch kernels.
+    The wrappers keep them between calls: a new game only bumps the table generation, so
+    nothing is re-allocated or re-zeroed per batch."""
+    size = 1 << tt_bits
+    heads = size >> 2
+    ttk = np.full((n, 7 * size), -1, dtype=np.int64)
+    ttd = np.zeros((n, size + heads), dtype=np.int64)
+    mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
+    P = np.zeros((n, P_SIZE), dtype=np.int64)
+    fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)
+    for w in range(n):
+        P[w, P_TTMASK] = heads - 1
+        P[w, P_POOL] = size
     return ttk, ttd, mv, fr, P
 
 
@@ -165,28 +183,29 @@ def solve_range_question(lanes, lo, hi, step, trump, leader, side, kind, target,
 
 
 @njit(**JIT_PARALLEL)
-def batch_value(lanes, trump, leader, side, mode, out, tt_bits, nworkers):
-    """``out[i]`` = tricks of ``side`` in deal ``i``; parallel over deals (one TT per worker).
+def batch_value(lanes, trump, leader, side, mode, out, ttk, ttd, mv, fr, P):
+    """``out[i]`` = tricks of ``side`` in deal ``i``; parallel over deals, one workspace (row
+    of the stacked arrays from ``new_workspaces``) per worker.
 
     Deals are dealt to workers round-robin; every answer is exact, so the output does not
     depend on the number of threads.
     """
     m = lanes.shape[0]
-    nw = nworkers
+    nw = P.shape[0]
     if nw > m:
         nw = m
     for w in prange(nw):
-        ttk, ttd, mv, fr, P = new_workspace(tt_bits)
-        solve_range_value(lanes, w, m, nw, trump, leader, side, mode, out, ttk, ttd, mv, fr, P)
+        solve_range_value(lanes, w, m, nw, trump, leader, side, mode, out, ttk[w], ttd[w], mv[w],
+                          fr[w], P[w])
 
 
 @njit(**JIT_PARALLEL)
-def batch_question(lanes, trump, leader, side, kind, target, out, tt_bits, nworkers):
-    """``out[i]`` = yes/no answer for deal ``i``; parallel over deals (one TT per worker)."""
+def batch_question(lanes, trump, leader, side, kind, target, out, ttk, ttd, mv, fr, P):
+    """``out[i]`` = yes/no answer for deal ``i``; parallel over deals as ``batch_value``."""
     m = lanes.shape[0]
-    nw = nworkers
+    nw = P.shape[0]
     if nw > m:
         nw = m
     for w in prange(nw):
-        ttk, ttd, mv, fr, P = new_workspace(tt_bits)
-        solve_range_question(lanes, w, m, nw, trump, leader, side, kind, target, out, ttk, ttd, mv, fr, P)
+        solve_range_question(lanes, w, m, nw, trump, leader, side, kind, target, out, ttk[w],
+                             ttd[w], mv[w], fr[w], P[w])
