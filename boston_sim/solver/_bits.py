@@ -49,3 +49,20 @@ def highbit_index(typingctx, x):
         return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
 
     return types.int64(x), codegen
+
+
+@intrinsic
+def fetch_add(typingctx, arr, idx, val):
+    """Atomically add ``val`` to ``arr[idx]`` (an int64 array) and return the old value: the
+    parallel batch kernels hand out deals with it, so a slow deal never leaves a thread idle."""
+    if not (isinstance(arr, types.Array) and arr.dtype == types.int64 and arr.ndim == 1):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        i = context.cast(builder, args[1], signature.args[1], types.intp)
+        v = context.cast(builder, args[2], signature.args[2], types.int64)
+        ptr = builder.gep(ary.data, [i])
+        return builder.atomic_rmw("add", ptr, v, "monotonic")
+
+    return types.int64(arr, idx, val), codegen

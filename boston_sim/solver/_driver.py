@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..config import JIT, JIT_PARALLEL
-from ._bits import popcount
+from ._bits import fetch_add, popcount
 from ._search import (
     F_SIZE,
     MAX_PLY,
@@ -36,7 +36,7 @@ KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 30  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 31  # bump with every change to _search.py: numba's cache does not track that file
 
 
 @njit(**JIT)
@@ -163,20 +163,30 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
 
 
 @njit(**JIT)
-def solve_range_value(lanes, lo, hi, step, trump, leader, side, mode, out, ttk, ttd, mv, fr, P):
-    """Serial body of the batch value kernel: deals lo, lo+step, ... < hi."""
+def solve_range_value(lanes, next_deal, trump, leader, side, mode, out, ttk, ttd, mv, fr, P):
+    """Serial body of the batch value kernel: takes the next unsolved deal (an atomic counter
+    shared by the workers) until none is left."""
     hl = np.empty(16, dtype=np.int64)
-    for i in range(lo, hi, step):
+    m = lanes.shape[0]
+    while True:
+        i = fetch_add(next_deal, 0, 1)
+        if i >= m:
+            break
         for j in range(16):
             hl[j] = lanes[i, j]
         out[i] = solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P)
 
 
 @njit(**JIT)
-def solve_range_question(lanes, lo, hi, step, trump, leader, side, kind, target, out, ttk, ttd, mv, fr, P):
-    """Serial body of the batch yes/no kernel: deals lo, lo+step, ... < hi."""
+def solve_range_question(lanes, next_deal, trump, leader, side, kind, target, out, ttk, ttd, mv,
+                         fr, P):
+    """Serial body of the batch yes/no kernel (deals handed out as ``solve_range_value``)."""
     hl = np.empty(16, dtype=np.int64)
-    for i in range(lo, hi, step):
+    m = lanes.shape[0]
+    while True:
+        i = fetch_add(next_deal, 0, 1)
+        if i >= m:
+            break
         for j in range(16):
             hl[j] = lanes[i, j]
         out[i] = solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P)
@@ -187,15 +197,17 @@ def batch_value(lanes, trump, leader, side, mode, out, ttk, ttd, mv, fr, P):
     """``out[i]`` = tricks of ``side`` in deal ``i``; parallel over deals, one workspace (row
     of the stacked arrays from ``new_workspaces``) per worker.
 
-    Deals are dealt to workers round-robin; every answer is exact, so the output does not
-    depend on the number of threads.
+    Each worker takes the next unsolved deal when it is free (an atomic counter), so one slow
+    deal does not leave the other threads idle; every answer is exact, so the output does not
+    depend on the number of threads or on which worker solved which deal.
     """
     m = lanes.shape[0]
     nw = P.shape[0]
     if nw > m:
         nw = m
+    next_deal = np.zeros(1, dtype=np.int64)
     for w in prange(nw):
-        solve_range_value(lanes, w, m, nw, trump, leader, side, mode, out, ttk[w], ttd[w], mv[w],
+        solve_range_value(lanes, next_deal, trump, leader, side, mode, out, ttk[w], ttd[w], mv[w],
                           fr[w], P[w])
 
 
@@ -206,6 +218,7 @@ def batch_question(lanes, trump, leader, side, kind, target, out, ttk, ttd, mv, 
     nw = P.shape[0]
     if nw > m:
         nw = m
+    next_deal = np.zeros(1, dtype=np.int64)
     for w in prange(nw):
-        solve_range_question(lanes, w, m, nw, trump, leader, side, kind, target, out, ttk[w],
+        solve_range_question(lanes, next_deal, trump, leader, side, kind, target, out, ttk[w],
                              ttd[w], mv[w], fr[w], P[w])
