@@ -5,6 +5,10 @@ numba cache, and the speed-up from 1 to 2 threads.
     .venv/bin/python scripts/bench_bid.py                 # everything
     .venv/bin/python scripts/bench_bid.py --skip-cold     # only the in-process figures
     .venv/bin/python scripts/bench_bid.py --samples 100 --hands AJ64.KT3.Q852.K7
+    .venv/bin/python scripts/bench_bid.py --typical 8 --skip-cold --samples 0   # typical hands
+
+``--typical N`` deals N random hands (seeded) and times the warm default ``bid`` of each
+(what "a typical hand" costs: median and spread); ``--samples 0`` skips the throughput part.
 
 Cold = a fresh subprocess whose ``NUMBA_CACHE_DIR`` is a new empty directory (what a user
 pays once after installing); warm = a fresh subprocess reusing that filled directory. Both
@@ -61,6 +65,35 @@ def in_process(hands: list[str], samples: int, threads: int, seed: int) -> dict:
             "per_hand": per_hand}
 
 
+def typical_hands(n: int, seed: int, cache: str | None) -> dict:
+    """Warm default ``bid`` (300 samples, both threads) of ``n`` random hands."""
+    import random
+    import statistics
+
+    ranks = "AKQJT98765432"
+    rng = random.Random(seed)
+    deck = [(s, r) for s in range(4) for r in ranks]
+    own = cache or tempfile.mkdtemp(prefix="bench_bid_cache_")
+    try:
+        hands = []
+        for _ in range(n):
+            cards = sorted(rng.sample(deck, 13), key=lambda c: (c[0], ranks.index(c[1])))
+            hands.append(".".join("".join(r for s2, r in cards if s2 == s) for s in range(4)))
+        cli_time(hands[0], own, ["--samples", "4"])  # fill the cache (not timed)
+        rows = []
+        for h in hands:
+            dt, d = cli_time(h, own, [])
+            rows.append({"hand": h, "seconds": round(dt, 2), "recommended": d["recommended"],
+                         "max_p_make_se": max(r["p_make_se"] for r in d["rungs"]
+                                              if r["p_make_se"] is not None)})
+    finally:
+        if cache is None:
+            shutil.rmtree(own, ignore_errors=True)
+    secs = [r["seconds"] for r in rows]
+    return {"hands": rows, "median_seconds": statistics.median(secs), "max_seconds": max(secs),
+            "under_10s": sum(x < 10 for x in secs)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", nargs="+", default=DEFAULT_HANDS)
@@ -68,6 +101,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-cold", action="store_true", help="skip the cold/warm CLI timings")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--typical", type=int, default=0,
+                    help="time the warm default bid of this many random hands")
+    ap.add_argument("--cache", default=None,
+                    help="NUMBA_CACHE_DIR for the --typical runs (default: a filled temp dir)")
     args = ap.parse_args()
 
     out: dict = {"nproc": os.cpu_count(), "python": platform.python_version(),
@@ -85,13 +122,18 @@ def main() -> None:
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
-    # warm the kernels of this process once (not timed)
-    from boston_sim.analysis import analyze
+    if args.typical:
+        out["typical"] = typical_hands(args.typical, args.seed, args.cache)
 
-    analyze(args.hands[0], samples=4, seed=0)
-    runs = [in_process(args.hands, args.samples, t, args.seed) for t in (1, 2)]
-    out["throughput"] = runs
-    out["speedup_1_to_2"] = runs[1]["samples_per_second"] / runs[0]["samples_per_second"]
+    runs = []
+    if args.samples > 0:
+        # warm the kernels of this process once (not timed)
+        from boston_sim.analysis import analyze
+
+        analyze(args.hands[0], samples=4, seed=0)
+        runs = [in_process(args.hands, args.samples, t, args.seed) for t in (1, 2)]
+        out["throughput"] = runs
+        out["speedup_1_to_2"] = runs[1]["samples_per_second"] / runs[0]["samples_per_second"]
 
     if args.json:
         json.dump(out, sys.stdout, indent=2)
@@ -109,7 +151,15 @@ def main() -> None:
         for ph in r["per_hand"]:
             print(f"    {ph['hand']}: {ph['seconds']:.2f} s, {ph['solves']} deal-solves, "
                   f"recommended {ph['recommended']}")
-    print(f"speed-up 1 -> 2 threads: {out['speedup_1_to_2']:.2f}x")
+    if "typical" in out:
+        t = out["typical"]
+        for h in t["hands"]:
+            print(f"typical {h['hand']}: warm bid {h['seconds']:.1f} s, recommended "
+                  f"{h['recommended']}, max SE of P(make) {h['max_p_make_se']:.3f}")
+        print(f"typical hands ({len(t['hands'])}): median {t['median_seconds']:.1f} s, "
+              f"max {t['max_seconds']:.1f} s, under 10 s: {t['under_10s']}/{len(t['hands'])}")
+    if runs:
+        print(f"speed-up 1 -> 2 threads: {out['speedup_1_to_2']:.2f}x")
 
 
 if __name__ == "__main__":
