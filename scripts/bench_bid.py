@@ -86,6 +86,7 @@ def typical_hands(n: int, seed: int, cache: str | None) -> dict:
             rows.append({"hand": h, "seconds": round(dt, 2), "recommended": d["recommended"],
                          "max_p_make_se": max(r["p_make_se"] for r in d["rungs"]
                                               if r["p_make_se"] is not None)})
+            print(f"  ({len(rows)}/{n}) {h}: {dt:.1f} s", file=sys.stderr, flush=True)
     finally:
         if cache is None:
             shutil.rmtree(own, ignore_errors=True)
