@@ -197,16 +197,23 @@ def sure_trumps(mine, higher_pool):
 
 
 @njit(**JIT_NONRT)
+def split_suit(hl, suit, mask):
+    """The cards of ``suit`` held by the seats of ``mask``, and those held by the others."""
+    inside = 0
+    outside = 0
+    for h in range(4):
+        if (mask >> h) & 1:
+            inside |= hl[h * 4 + suit]
+        else:
+            outside |= hl[h * 4 + suit]
+    return inside, outside
+
+
+@njit(**JIT_NONRT)
 def trump_bounds(hl, trump, countmask):
     """Sure trump tricks of the counted side and of the other side (each the best single hand
     of the side, see ``sure_trumps``): lower and upper bounds on the counted tricks to come."""
-    mine_all = 0
-    opp_all = 0
-    for h in range(4):
-        if (countmask >> h) & 1:
-            mine_all |= hl[h * 4 + trump]
-        else:
-            opp_all |= hl[h * 4 + trump]
+    mine_all, opp_all = split_suit(hl, trump, countmask)
     lo = 0
     hi = 0
     for h in range(4):
@@ -275,13 +282,7 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
             if (countmask >> st) & 1 and hl[st * 4 + trump] != 0:
                 return -1
     for s in range(4):
-        sc = 0
-        oc = 0
-        for o in range(4):
-            if (countmask >> o) & 1:
-                sc |= hl[o * 4 + s]
-            else:
-                oc |= hl[o * 4 + s]
+        sc, oc = split_suit(hl, s, countmask)
         if sc != 0 and oc != 0 and highbit_index(sc) > lowbit_index(oc):
             return -1
     if (countmask >> seat) & 1:
@@ -300,13 +301,7 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
             return -1
     for s in range(4):
         tb[row, col + s] = 16
-        sc = 0
-        oc = 0
-        for o in range(4):
-            if (countmask >> o) & 1:
-                sc |= hl[o * 4 + s]
-            else:
-                oc |= hl[o * 4 + s]
+        sc, oc = split_suit(hl, s, countmask)
         if sc != 0 and oc != 0:
             tb[row, col + s] = lowbit_index(oc)
     # the side takes no more tricks: it reaches need only if need is 0 (exact) / never
