@@ -47,6 +47,7 @@ P_TTMASK = 5
 P_NODES = 6
 P_POOL = 7
 P_FREE = 8
+P_TRICKS = 9  # statistics: trick-boundary positions entered (below the root)
 P_SIZE = 10
 
 NT = 4
@@ -97,43 +98,128 @@ def kth_rank(u, k):
 
 
 @njit(**JIT_NONRT)
+def cash_rounds(hl, L, s, oppmask, ruffers):
+    """Rounds of suit ``s`` that ``L`` can lead from the top and win for his team, whatever
+    the others do. Returns ``(k, rank, handover)``: ``k`` rounds, ``rank`` the lowest card of
+    ``L`` they use (16 if none), ``handover`` when a teammate may be forced to win round ``k``
+    instead (the trick is still the team's, but the lead passes).
+
+    In round ``j`` ``L`` leads his ``j``-th highest card (once nobody else holds the suit, its
+    rank no longer matters). An opponent who still holds the suit
+    can keep his highest card for it, so the round is lost if any opponent with at least ``j``
+    cards holds a higher one, or if an opponent of ``ruffers`` (still holding trumps) is void
+    by then. A teammate plays his lowest card each round (void: he discards his highest card
+    of some suit, which never changes these tests); if that card is higher, he wins the round.
+    Every test compares cards at or above ``rank`` and the suit lengths, so the answer holds
+    for any position with the same lengths and the same owners of those cards.
+    """
+    mine = hl[L * 4 + s]
+    tm = 0  # teammates' remaining cards of the suit, 16 bits per seat
+    for o in range(4):
+        if o != L and ((oppmask >> o) & 1) == 0:
+            tm |= hl[o * 4 + s] << (16 * o)
+    k = 0
+    rank = 16
+    x = mine
+    while x != 0:
+        c = highbit_index(x)
+        x ^= 1 << c
+        j = k + 1
+        met = False  # did the round compare this card with anyone's?
+        for o in range(4):
+            if (oppmask >> o) & 1:
+                lane = hl[o * 4 + s]
+                if popcount(lane) >= j:
+                    met = True
+                    if highbit_index(lane) > c:
+                        return k, rank, False
+                elif (ruffers >> o) & 1:
+                    return k, rank, False
+        k = j
+        for o in range(4):
+            t = (tm >> (16 * o)) & 0xFFFF
+            if t != 0:
+                met = True
+                lo = lowbit_index(t)
+                tm ^= 1 << (16 * o + lo)
+                if lo > c:
+                    return k, c, True
+        if met:
+            rank = c
+    return k, rank, False
+
+
+@njit(**JIT_NONRT)
+def _cash_side_suits(hl, L, trump, oppmask, ruffers, r, tb, row, col):
+    """Tricks from the suits other than trumps, cashed one after the other (a suit whose lead
+    may pass to a teammate last; only the best such suit counts)."""
+    qt = 0
+    hand_k = 0
+    hand_s = -1
+    hand_rank = 16
+    for s in range(4):
+        if s == trump or hl[L * 4 + s] == 0:
+            continue
+        k, rank, handover = cash_rounds(hl, L, s, oppmask, ruffers)
+        if k == 0:
+            continue
+        if handover:
+            if k > hand_k:
+                hand_k = k
+                hand_s = s
+                hand_rank = rank
+        else:
+            qt += k
+            tb[row, col + s] = rank
+    if hand_s >= 0:
+        qt += hand_k
+        tb[row, col + hand_s] = hand_rank
+    return qt
+
+
+@njit(**JIT_NONRT)
 def quick_tricks(hl, L, trump, oppmask, r, tb, row, col):
     """A lower bound on the tricks the team of ``L`` (on lead) can cash at once.
 
-    ``L`` cashes its own top trumps, then in every other suit its run of top cards, cut to the
-    length of any opponent that still holds trumps (it could ruff). Opponents only lose trumps
-    as ``L`` cashes, so using their present holdings keeps the bound safe. ``tb[row, col + s]`` receives
-    the lowest rank the bound relies on in each suit (16: none), for partition search.
+    ``L`` first draws trumps from the top (``cash_rounds``): an opponent with no more trumps
+    than the rounds won can no longer ruff. Then the other suits, each from the top, cut
+    where an opponent with trumps left could ruff. If a teammate may be forced to win a trump
+    round, only the trump rounds count (or the other suits without drawing trumps, if more).
+    ``tb[row, col + s]`` receives the lowest rank the bound relies on in each suit (16:
+    none), for partition search.
     """
-    qt = 0
     for s in range(4):
         tb[row, col + s] = 16
-    if trump != NT:
-        ut = hl[trump] | hl[4 + trump] | hl[8 + trump] | hl[12 + trump]
-        k = top_run(hl[L * 4 + trump], ut)
-        qt = k
-        tb[row, col + trump] = kth_rank(ut, k)
-    for s in range(4):
-        if s == trump:
-            continue
-        mine = hl[L * 4 + s]
-        if mine == 0:
-            continue
-        u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
-        k = top_run(mine, u)
-        if k == 0:
-            continue
-        if trump != NT:
-            for o in range(4):
-                if (oppmask >> o) & 1 and hl[o * 4 + trump] != 0:
-                    lo = popcount(hl[o * 4 + s])
-                    if lo < k:
-                        k = lo
-        qt += k
-        tb[row, col + s] = kth_rank(u, k)
-    if qt > r:
-        qt = r
-    return qt
+    if trump == NT:
+        qt = _cash_side_suits(hl, L, trump, oppmask, 0, r, tb, row, col)
+        return qt if qt < r else r
+    ruffers = 0
+    for o in range(4):
+        if (oppmask >> o) & 1 and hl[o * 4 + trump] != 0:
+            ruffers |= 1 << o
+    m = 0
+    trank = 16
+    handover = False
+    if hl[L * 4 + trump] != 0:
+        m, trank, handover = cash_rounds(hl, L, trump, oppmask, 0)
+    if handover:
+        # the lead may pass during the trump rounds: those, or the other suits without
+        # drawing trumps first, whichever is more
+        qt = _cash_side_suits(hl, L, trump, oppmask, ruffers, r, tb, row, col)
+        if m >= qt:
+            for s in range(4):
+                tb[row, col + s] = 16
+            qt = m
+            tb[row, col + trump] = trank
+        return qt if qt < r else r
+    left = 0
+    for o in range(4):
+        if (ruffers >> o) & 1 and popcount(hl[o * 4 + trump]) > m:
+            left |= 1 << o
+    qt = m + _cash_side_suits(hl, L, trump, oppmask, left, r, tb, row, col)
+    if m > 0:
+        tb[row, col + trump] = trank
+    return qt if qt < r else r
 
 
 @njit(**JIT_NONRT)
@@ -693,7 +779,8 @@ F_CARD = 10  # the card played at this ply (the trick's cards are plies ply-pos 
 F_T = 11  # 4 fields: per suit, the lowest rank the node's answer depends on (16: none)
 F_Q = 15  # 4 fields: scratch for the quick-trick bound's ranks
 F_Q2 = 19  # 4 more
-F_SIZE = 23
+F_LW = 23  # 4 fields: per suit, the lowest rank still worth trying (0: every card)
+F_SIZE = 27
 
 
 @njit(**JIT_NONRT)
@@ -734,6 +821,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
         fr[ply, F_T + s] = 16
     ttmove = -1
     if pos == 0:
+        P[P_TRICKS] += 1
         r = popcount(hl[seat * 4] | (hl[seat * 4 + 1] << 16) | (hl[seat * 4 + 2] << 32) | (hl[seat * 4 + 3] << 48))
         need = target - won
         fr[ply, F_NEED] = need
@@ -852,6 +940,8 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     P[P_NODES] += 1
     fr[ply, F_NM] = _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove)
     fr[ply, F_IDX] = 0
+    for s in range(4):
+        fr[ply, F_LW + s] = 0
     return -1
 
 
@@ -913,9 +1003,14 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
     val = _enter(hl, ttk, ttd, mv, P, fr, 0, target)
     while True:
         if val < 0:
-            # expand: play the next move of the node at ply
+            # expand: play the next move of the node at ply, passing over small cards of a
+            # suit whose first small card was tried in vain (see the cut-off test below)
             i = fr[ply, F_IDX]
-            if i >= fr[ply, F_NM]:
+            nm = fr[ply, F_NM]
+            while i < nm and (mv[ply, i] & 15) < fr[ply, F_LW + (mv[ply, i] >> 4)]:
+                i += 1
+            fr[ply, F_IDX] = i
+            if i >= nm:
                 # every move tried without a cut-off
                 val = 1 - fr[ply, F_ISMAX]
                 for k in range(fr[ply, F_NM]):
@@ -970,5 +1065,14 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
             for s in range(4):
                 if fr[ply + 1, F_T + s] < fr[ply, F_T + s]:
                     fr[ply, F_T + s] = fr[ply + 1, F_T + s]
+            # the card failed, and so far nothing below its rank mattered in its suit: any
+            # other card of the suit below the lowest rank that matters leads to a position
+            # that agrees with this one on every card that matters, so fails too. Try one
+            # small card per suit only (DDS's "lowest win"; sound by the same argument as the
+            # table's generalisation)
+            s = card >> 4
+            th = fr[ply, F_T + s]
+            if fr[ply, F_LW + s] == 0 and (card & 15) < th:
+                fr[ply, F_LW + s] = th
             fr[ply, F_IDX] = i + 1
             val = -1
