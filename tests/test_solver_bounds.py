@@ -56,7 +56,7 @@ def test_team_quick_tricks_are_takeable(n: int) -> None:
         team = rng.choice(SIDES)
         leader = rng.choice([s for s in range(4) if (team >> s) & 1])
         scratch = np.zeros((1, 8), dtype=np.int64)
-        q = team_quick_tricks(lanes(hands), leader, trump, team, n, scratch, 0, 0, 4)
+        q = team_quick_tricks(lanes(hands), leader, trump, team, n, n, scratch, 0, 0, 4)
         assert q <= naive.max_tricks(hands, trump, leader, team), (hands, trump, team, leader)
         nonzero += q > 0
     assert nonzero

@@ -36,7 +36,7 @@ KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 39  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 40  # bump with every change to _search.py: numba's cache does not track that file
 
 
 @njit(**JIT)
@@ -108,9 +108,9 @@ def solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P):
     if mode == MODE_MAX:
         # (the bound's relevant ranks go to frame row 0, which the search overwrites)
         if (side >> leader) & 1:
-            g = quick_tricks(hl, leader, trump, 15 ^ side, n, fr, 0, 0)
+            g = quick_tricks(hl, leader, trump, 15 ^ side, n, n, fr, 0, 0)
         else:
-            g = n - quick_tricks(hl, leader, trump, side, n, fr, 0, 0)
+            g = n - quick_tricks(hl, leader, trump, side, n, n, fr, 0, 0)
     else:
         g = 0
     while lo < hi:

@@ -150,14 +150,17 @@ def cash_rounds(hl, L, s, oppmask, ruffers):
 
 
 @njit(**JIT_NONRT)
-def _cash_side_suits(hl, L, trump, oppmask, ruffers, r, tb, row, col):
+def _cash_side_suits(hl, L, trump, oppmask, ruffers, base, goal, tb, row, col):
     """Tricks from the suits other than trumps, cashed one after the other (a suit whose lead
-    may pass to a teammate last; only the best such suit counts)."""
+    may pass to a teammate last; only the best such suit counts), until ``base`` plus them
+    reach ``goal``."""
     qt = 0
     hand_k = 0
     hand_s = -1
     hand_rank = 16
     for s in range(4):
+        if base + qt >= goal:
+            return qt
         if s == trump or hl[L * 4 + s] == 0:
             continue
         k, rank, handover = cash_rounds(hl, L, s, oppmask, ruffers)
@@ -171,27 +174,28 @@ def _cash_side_suits(hl, L, trump, oppmask, ruffers, r, tb, row, col):
         else:
             qt += k
             tb[row, col + s] = rank
-    if hand_s >= 0:
+    if hand_s >= 0 and base + qt < goal:
         qt += hand_k
         tb[row, col + hand_s] = hand_rank
     return qt
 
 
 @njit(**JIT_NONRT)
-def quick_tricks(hl, L, trump, oppmask, r, tb, row, col):
+def quick_tricks(hl, L, trump, oppmask, r, goal, tb, row, col):
     """A lower bound on the tricks the team of ``L`` (on lead) can cash at once.
 
     ``L`` first draws trumps from the top (``cash_rounds``): an opponent with no more trumps
     than the rounds won can no longer ruff. Then the other suits, each from the top, cut
     where an opponent with trumps left could ruff. If a teammate may be forced to win a trump
     round, only the trump rounds count (or the other suits without drawing trumps, if more).
-    ``tb[row, col + s]`` receives the lowest rank the bound relies on in each suit (16:
-    none), for partition search.
+    Suits stop being counted once ``goal`` tricks are reached (what the caller needs), so the
+    answer relies on as few cards as possible: ``tb[row, col + s]`` receives the lowest rank
+    it relies on in each suit (16: none), for partition search.
     """
     for s in range(4):
         tb[row, col + s] = 16
     if trump == NT:
-        qt = _cash_side_suits(hl, L, trump, oppmask, 0, r, tb, row, col)
+        qt = _cash_side_suits(hl, L, trump, oppmask, 0, 0, goal, tb, row, col)
         return qt if qt < r else r
     ruffers = 0
     for o in range(4):
@@ -205,7 +209,7 @@ def quick_tricks(hl, L, trump, oppmask, r, tb, row, col):
     if handover:
         # the lead may pass during the trump rounds: those, or the other suits without
         # drawing trumps first, whichever is more
-        qt = _cash_side_suits(hl, L, trump, oppmask, ruffers, r, tb, row, col)
+        qt = _cash_side_suits(hl, L, trump, oppmask, ruffers, 0, goal, tb, row, col)
         if m >= qt:
             for s in range(4):
                 tb[row, col + s] = 16
@@ -216,21 +220,22 @@ def quick_tricks(hl, L, trump, oppmask, r, tb, row, col):
     for o in range(4):
         if (ruffers >> o) & 1 and popcount(hl[o * 4 + trump]) > m:
             left |= 1 << o
-    qt = m + _cash_side_suits(hl, L, trump, oppmask, left, r, tb, row, col)
+    qt = m + _cash_side_suits(hl, L, trump, oppmask, left, m, goal, tb, row, col)
     if m > 0:
         tb[row, col + trump] = trank
     return qt if qt < r else r
 
 
 @njit(**JIT_NONRT)
-def team_quick_tricks(hl, L, trump, team, r, tb, row, col, col2):
+def team_quick_tricks(hl, L, trump, team, r, goal, tb, row, col, col2):
     """Quick tricks of ``L``'s team with ``L`` on lead: ``L``'s own (``quick_tricks``), or a
     teammate's, reached by leading a suit in which the teammate holds the top card and no
     opponent can ruff (that first trick is one of the teammate's own top cards).
-    ``tb[row, col + s]`` receives the ranks the better bound relies on (``col2``: scratch)."""
+    Counting stops at ``goal``. ``tb[row, col + s]`` receives the ranks the better bound
+    relies on (``col2``: scratch)."""
     opp = 15 ^ team
-    q = quick_tricks(hl, L, trump, opp, r, tb, row, col)
-    if q >= r:
+    q = quick_tricks(hl, L, trump, opp, r, goal, tb, row, col)
+    if q >= goal:
         return q
     for m in range(4):
         if m == L or ((team >> m) & 1) == 0:
@@ -252,7 +257,7 @@ def team_quick_tricks(hl, L, trump, team, r, tb, row, col, col2):
                 break
         if not entry:
             continue
-        qm = quick_tricks(hl, m, trump, opp, r, tb, row, col2)
+        qm = quick_tricks(hl, m, trump, opp, r, goal, tb, row, col2)
         if qm > q:
             q = qm
             for s in range(4):
@@ -914,9 +919,10 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
         if not exact and P[P_MAXMASK] == countmask:
             cut = -1
             if (countmask >> seat) & 1:
-                if team_quick_tricks(hl, seat, trump, countmask, r, fr, ply, F_Q, F_Q2) >= need:
+                if team_quick_tricks(hl, seat, trump, countmask, r, need, fr, ply, F_Q, F_Q2) >= need:
                     cut = 1
-            elif r - team_quick_tricks(hl, seat, trump, 15 ^ countmask, r, fr, ply, F_Q, F_Q2) < need:
+            elif r - team_quick_tricks(hl, seat, trump, 15 ^ countmask, r, r - need + 1, fr, ply,
+                                       F_Q, F_Q2) < need:
                 cut = 0
             if cut >= 0:
                 for s in range(4):
