@@ -700,6 +700,8 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                     sc = 1000
                 elif card == fr[ply, F_KILL]:
                     sc = 900
+                elif card == fr[ply, F_KILL + 1]:
+                    sc = 800
                 elif want_own:
                     if rank == top:
                         sc = 200 + (40 if s == trump else 0) + rank
@@ -787,8 +789,8 @@ F_T = 11  # 4 fields: per suit, the lowest rank the node's answer depends on (16
 F_Q = 15  # 4 fields: scratch for the quick-trick bound's ranks
 F_Q2 = 19  # 4 more
 F_LW = 23  # 4 fields: per suit, the lowest rank still worth trying (0: every card)
-F_KILL = 27  # the last card that cut off a node at this ply (tried early by its next node)
-F_SIZE = 28
+F_KILL = 27  # the last two cards that cut off a node at this ply (tried early by its next node)
+F_SIZE = 29
 
 
 @njit(**JIT_NONRT)
@@ -1069,7 +1071,9 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
             # cut-off: this child alone decides the node
             for s in range(4):
                 fr[ply, F_T + s] = fr[ply + 1, F_T + s]
-            fr[ply, F_KILL] = card
+            if fr[ply, F_KILL] != card:
+                fr[ply, F_KILL + 1] = fr[ply, F_KILL]
+                fr[ply, F_KILL] = card
             _close(hl, ttk, ttd, P, fr, ply, val, card)
         else:
             for s in range(4):
