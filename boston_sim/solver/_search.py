@@ -704,7 +704,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                     sc = 800
                 elif want_own:
                     if rank == top:
-                        sc = 200 + (40 if s == trump else 0) + rank
+                        sc = 200 + rank
                     else:
                         sc = 100 - rank + popcount(mine)
                         # lead low towards a teammate's top card; not into an opponent's
