@@ -636,6 +636,8 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
     lone = -1  # the lone declarer, when a defender plays in the misère game
     if is_max and not in_count and maxmask == 15 ^ countmask and popcount(countmask) == 1:
         lone = lowbit_index(countmask)
+    # two against two (a lone player's opponents share out the ruffs less simply)
+    pair = popcount(countmask) == 2
     shed = False
     n = 0
     s_lo = 0
@@ -705,6 +707,13 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                 elif want_own:
                     if rank == top:
                         sc = 200 + rank
+                        # a winner that an opponent can ruff waits
+                        if trump != NT and s != trump:
+                            for o in range(1, 4):
+                                so = (seat + o) & 3
+                                if (((countmask >> so) & 1) != in_count and hl[so * 4 + s] == 0
+                                        and hl[so * 4 + trump] != 0):
+                                    sc = 120 + rank
                     else:
                         sc = 100 - rank + popcount(mine)
                         # lead low towards a teammate's top card; not into an opponent's
@@ -715,9 +724,11 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                             mate = ((countmask >> so) & 1) == in_count
                             if ho != 0 and highbit_index(ho) == top:
                                 sc += 30 if mate else (-10 if o == 3 else 0)
-                            if (trump != NT and s != trump and ho == 0 and hl[so * 4 + trump] != 0
-                                    and not mate):
-                                sc -= 20
+                            if trump != NT and s != trump and ho == 0 and hl[so * 4 + trump] != 0:
+                                if not mate:
+                                    sc -= 20  # into an opponent's ruff
+                                elif pair:
+                                    sc += 40  # a partner's ruff
                 elif lone >= 0:
                     # misère, a defender leads: a suit where the declarer's lowest card is
                     # high and the lead ducks under it, so he cannot duck in turn
