@@ -60,3 +60,44 @@ def test_team_quick_tricks_are_takeable(n: int) -> None:
         assert q <= naive.max_tricks(hands, trump, leader, team), (hands, trump, team, leader)
         nonzero += q > 0
     assert nonzero
+
+
+def relabel_below(hands: list[int], thresholds: list[int], rng: random.Random) -> list[int]:
+    """A position the table would treat as the same one: every card at or above the suit's
+    threshold rank keeps its owner, the cards below it are dealt out again at random (each
+    hand keeps its length in the suit)."""
+    out = list(hands)
+    for suit in range(4):
+        low = [(seat, bit) for seat in range(4) for bit in range(suit * 16, suit * 16 + 16)
+               if (hands[seat] >> bit) & 1 and bit - suit * 16 < thresholds[suit]]
+        owners = [seat for seat, _ in low]
+        rng.shuffle(owners)
+        for (seat, bit), new in zip(low, owners):
+            out[seat] &= ~(1 << bit)
+        for (_, bit), new in zip(low, owners):
+            out[new] |= 1 << bit
+    return out
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_team_quick_tricks_relevant_ranks_generalise(n: int) -> None:
+    """The table stores a quick-trick cut-off for every position that agrees on the lengths
+    and on the owners of the cards at or above the ranks the bound reported: the bound must
+    hold in each of them, whatever goal stopped the count."""
+    rng = random.Random(1100 + n)
+    moved = 0
+    for _ in range({3: 2500, 4: 300, 5: 40}[n]):
+        hands = naive.random_ending(rng, n)
+        trump = rng.randrange(5)
+        team = rng.choice(SIDES)
+        leader = rng.choice([s for s in range(4) if (team >> s) & 1])
+        goal = rng.randint(1, n)
+        scratch = np.zeros((1, 8), dtype=np.int64)
+        q = team_quick_tricks(lanes(hands), leader, trump, team, n, goal, scratch, 0, 0, 4)
+        thresholds = [int(t) for t in scratch[0, :4]]
+        for _ in range(3):
+            other = relabel_below(hands, thresholds, rng)
+            moved += other != hands
+            assert min(q, goal) <= naive.max_tricks(other, trump, leader, team), (
+                hands, other, trump, team, leader, goal, thresholds)
+    assert moved
