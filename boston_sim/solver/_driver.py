@@ -24,7 +24,6 @@ from ._search import (
     P_POOL,
     P_SIZE,
     P_TRUMP,
-    P_TTBASE,
     P_TTMASK,
     quick_tricks,
     search,
@@ -37,7 +36,7 @@ KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 54  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 55  # bump with every change to _search.py: numba's cache does not track that file
 
 
 @njit(**JIT)
@@ -45,8 +44,8 @@ def new_workspace(tt_bits):
     """Per-worker scratch: transposition table, move buffer, parameter block."""
     size = 1 << tt_bits
     heads = size >> 2
-    ttk = np.full(8 * size + 8, -1, dtype=np.int64)
-    ttd = np.zeros(heads, dtype=np.int64)
+    ttk = np.full(7 * size, -1, dtype=np.int64)
+    ttd = np.zeros(size + heads, dtype=np.int64)
     mv = np.zeros((MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros(P_SIZE, dtype=np.int64)
     P[P_TTMASK] = heads - 1
@@ -62,8 +61,8 @@ def new_workspaces(n, tt_bits):
     nothing is re-allocated or re-zeroed per batch."""
     size = 1 << tt_bits
     heads = size >> 2
-    ttk = np.full((n, 8 * size + 8), -1, dtype=np.int64)
-    ttd = np.zeros((n, heads), dtype=np.int64)
+    ttk = np.full((n, 7 * size), -1, dtype=np.int64)
+    ttd = np.zeros((n, size + heads), dtype=np.int64)
     mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros((n, P_SIZE), dtype=np.int64)
     fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)
@@ -74,10 +73,8 @@ def new_workspaces(n, tt_bits):
 
 
 @njit(**JIT)
-def _setup(P, ttk, ttd, trump, maxmask, countmask, exact):
-    """Start a new game in the workspace: bump the TT generation (clearing on wrap); find where
-    the first cache line of the table starts (arrays are only 16-byte aligned)."""
-    P[P_TTBASE] = ((64 - (ttk.ctypes.data & 63)) & 63) >> 3
+def _setup(P, ttd, trump, maxmask, countmask, exact):
+    """Start a new game in the workspace: bump the TT generation (clearing on wrap)."""
     P[P_TRUMP] = trump
     P[P_MAXMASK] = maxmask
     P[P_COUNTMASK] = countmask
@@ -103,7 +100,7 @@ def solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P):
     """
     countmask = side
     maxmask = side if mode == MODE_MAX else 15 ^ side
-    _setup(P, ttk, ttd, trump, maxmask, countmask, 0)
+    _setup(P, ttd, trump, maxmask, countmask, 0)
     n = popcount(hl[leader * 4] | (hl[leader * 4 + 1] << 16) | (hl[leader * 4 + 2] << 32) | (hl[leader * 4 + 3] << 48))
     lo = 0
     hi = n
@@ -140,7 +137,7 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
             return True
         if target > n:
             return False
-        _setup(P, ttk, ttd, trump, side, side, 0)
+        _setup(P, ttd, trump, side, side, 0)
         return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
     if kind == KIND_AT_MOST:
         if target >= n:
@@ -148,20 +145,20 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
         if target < 0:
             return False
         # the opponents try to push the side's tricks up to target + 1
-        _setup(P, ttk, ttd, trump, 15 ^ side, side, 0)
+        _setup(P, ttd, trump, 15 ^ side, side, 0)
         return not _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
     # exactly: both one-sided questions are necessary, and cheap; then the exact game
     if target < 0 or target > n:
         return False
     if target < n:
-        _setup(P, ttk, ttd, trump, 15 ^ side, side, 0)
+        _setup(P, ttd, trump, 15 ^ side, side, 0)
         if _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1):
             return False
     if target > 0:
-        _setup(P, ttk, ttd, trump, side, side, 0)
+        _setup(P, ttd, trump, side, side, 0)
         if not _reach(hl, ttk, ttd, mv, fr, P, leader, target):
             return False
-    _setup(P, ttk, ttd, trump, side, side, 1)
+    _setup(P, ttd, trump, side, side, 1)
     return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
 
 

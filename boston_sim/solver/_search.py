@@ -48,8 +48,7 @@ P_NODES = 6
 P_POOL = 7
 P_FREE = 8
 P_TRICKS = 9  # statistics: trick-boundary positions entered (below the root)
-P_TTBASE = 10  # first word of entry 0 in ttk (entries start on a 64-byte cache line)
-P_SIZE = 11
+P_SIZE = 10
 
 NT = 4
 MAX_PLY = 64  # 13 tricks x 4 cards, plus slack
@@ -511,10 +510,9 @@ def _head(lens, leader, mask):
 
 
 # Table layout. Entries live in a ring-buffer pool, chained per hash of (suit lengths, leader):
-#   ttk[b+8*i .. b+8*i+7] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next serial,
-#                           own serial, data (reachable / unreachable sets, best lead, leader)
-#   (b = P[P_TTBASE]: each entry is one 64-byte cache line, so a chain step costs one miss)
-#   ttd[h]                = chain head for hash h: (generation << 40) | serial of the newest entry
+#   ttk[7*i .. 7*i+6] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next serial, own serial
+#   ttd[i]            = reachable / unreachable sets, best lead, leader
+#   ttd[pool + h]     = chain head for hash h: (generation << 40) | serial of the newest entry
 # Positions sharing the lengths are many (every way the small cards can lie), so a chain, not a
 # fixed bucket, holds them. Entry number ``serial`` lives in slot ``serial % pool``; when the
 # pool is full the oldest entries are overwritten, and a chain simply ends where the slot it
@@ -543,17 +541,16 @@ def _entry_code(lens, w1, w2, m1, m2):
 def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need, hint):
     """Scan one chain; returns (answer, slot, hint) as ``tt_lookup``."""
     pmask = P[P_POOL] - 1
-    base = P[P_TTBASE]
-    hd = ttd[h]
+    hd = ttd[P[P_POOL] + h]
     if (hd >> 40) != P[P_GEN]:
         return -1, -1, hint
     sr = hd & _SERIAL_MASK
     while sr >= 0:
         i = sr & pmask
-        j = base + 8 * i
+        j = 7 * i
         if ttk[j + 6] != sr:
             break
-        d = ttk[j + 7]
+        d = ttd[i]
         if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader
                 and ((w1 ^ ttk[j + 1]) & ttk[j + 3]) == 0 and ((w2 ^ ttk[j + 2]) & ttk[j + 4]) == 0):
             if (d >> (_WIN_SHIFT + need)) & 1:
@@ -587,10 +584,10 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
 def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     """Add (or merge into) the entry for this pattern: the position's lengths, the owners of
     the top cards that matter (masks m1, m2) and the reachable / unreachable sets."""
-    pmask = P[P_POOL] - 1
-    base = P[P_TTBASE]
+    pool = P[P_POOL]
+    pmask = pool - 1
     gen = P[P_GEN]
-    h = _head(lens, leader + 4 * _entry_code(lens, w1, w2, m1, m2), P[P_TTMASK])
+    h = pool + _head(lens, leader + 4 * _entry_code(lens, w1, w2, m1, m2), P[P_TTMASK])
     p1 = w1 & m1
     p2 = w2 & m2
     hd = ttd[h]
@@ -600,24 +597,23 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
         sr = first
         while sr >= 0:
             i = sr & pmask
-            j = base + 8 * i
+            j = 7 * i
             if ttk[j + 6] != sr:
                 break
-            d = ttk[j + 7]
+            d = ttd[i]
             if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader and ttk[j + 1] == p1
                     and ttk[j + 2] == p2 and ttk[j + 3] == m1 and ttk[j + 4] == m2):
                 win |= (d >> _WIN_SHIFT) & _ALL15
                 lose |= (d >> _LOSE_SHIFT) & _ALL15
                 if move == _NO_MOVE:
                     move = (d >> _MOVE_SHIFT) & 0xFF
-                ttk[j + 7] = ((win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT)
-                              | (leader << _LEAD_SHIFT))
+                ttd[i] = (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT) | (leader << _LEAD_SHIFT)
                 return
             sr = ttk[j + 5]
     serial = P[P_FREE]
     P[P_FREE] = serial + 1
     slot = serial & pmask
-    j = base + 8 * slot
+    j = 7 * slot
     ttk[j] = lens
     ttk[j + 1] = p1
     ttk[j + 2] = p2
@@ -625,7 +621,7 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     ttk[j + 4] = m2
     ttk[j + 5] = first
     ttk[j + 6] = serial
-    ttk[j + 7] = (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT) | (leader << _LEAD_SHIFT)
+    ttd[slot] = (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT) | (leader << _LEAD_SHIFT)
     ttd[h] = (gen << 40) | serial
 
 
@@ -957,12 +953,12 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
         ans, slot = tt_lookup(ttk, ttd, P, lens, w1, w2, seat, need)
         if ans >= 0:
             for s in range(4):
-                m = ttk[P[P_TTBASE] + 8 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
+                m = ttk[7 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
                 d = popcount(m & 0x0FFFFFFF) >> 1
                 fr[ply, F_T + s] = kth_rank(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s], d)
             return ans
         if slot >= 0:
-            m = (ttk[P[P_TTBASE] + 8 * slot + 7] >> _MOVE_SHIFT) & 0xFF
+            m = (ttd[slot] >> _MOVE_SHIFT) & 0xFF
             s = m >> 4
             idx = m & 15
             u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
