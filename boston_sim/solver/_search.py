@@ -105,11 +105,11 @@ def cash_rounds(hl, L, s, oppmask, ruffers):
     instead (the trick is still the team's, but the lead passes).
 
     In round ``j`` ``L`` leads his ``j``-th highest card (once nobody else holds the suit, its
-    rank no longer matters). An opponent who still holds the suit
-    can keep his highest card for it, so the round is lost if any opponent with at least ``j``
-    cards holds a higher one, or if an opponent of ``ruffers`` (still holding trumps) is void
-    by then. A teammate plays his lowest card each round (void: he discards his highest card
-    of some suit, which never changes these tests); if that card is higher, he wins the round.
+    rank no longer matters). An opponent who still holds the suit can keep his highest card
+    for it, so the round is lost if any opponent with at least ``j`` cards holds a higher one,
+    or if an opponent of ``ruffers`` (still holding trumps) is void by then. A teammate plays
+    his lowest card each round (void: he discards his highest card of some suit, which never
+    changes these tests); if that card is higher, he wins the round.
     Every test compares cards at or above ``rank`` and the suit lengths, so the answer holds
     for any position with the same lengths and the same owners of those cards.
     """
@@ -937,7 +937,8 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
         if not exact and P[P_MAXMASK] == countmask:
             cut = -1
             if (countmask >> seat) & 1:
-                if team_quick_tricks(hl, seat, trump, countmask, r, need, fr, ply, F_Q, F_Q2) >= need:
+                if team_quick_tricks(hl, seat, trump, countmask, r, need, fr, ply, F_Q,
+                                     F_Q2) >= need:
                     cut = 1
             elif r - team_quick_tricks(hl, seat, trump, 15 ^ countmask, r, r - need + 1, fr, ply,
                                        F_Q, F_Q2) < need:
@@ -1016,7 +1017,9 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
     at a trick boundary; ``hl`` is restored on return.) The body of every solver entry point.
 
     Depth-first AND/OR search with an explicit stack (``fr``, one frame per card played):
-    numba caches non-recursive code reliably, and there is no call overhead per node. Each
+    numba caches non-recursive code reliably, and there is no call overhead per node. Leads
+    are ordered table move first, then the last two cards that cut off a lead at the same ply
+    (killer moves), then by heuristics (``_gen_moves``). Each
     node also returns the ranks its answer depended on (``fr[ply, F_T..]``): a trick won on
     rank makes the winning rank matter; a node that tried all its moves also keeps the ranks
     of any group of equivalent cards straddling what matters (only the top one was tried).
