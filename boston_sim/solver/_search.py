@@ -649,6 +649,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
     s_hi = 4
     best = 0
     good_now = 0
+    settled = False
     base = ply - pos
     led = -1
     if pos > 0:
@@ -664,6 +665,17 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
         wseat = (leader + bp) & 3
         same = 1 if ((countmask >> wseat) & 1) == in_count else 0
         good_now = 1 if same == want_own else 0
+        # does the trick's winning card win it whatever the players after this one do?
+        settled = True
+        for i in range(pos + 1, 4):
+            so = (leader + i) & 3
+            lane = hl[so * 4 + led]
+            if lane != 0:
+                if (best >> 4) == led and highbit_index(lane) > (best & 15):
+                    settled = False
+            elif trump != NT and hl[so * 4 + trump] != 0:
+                if (best >> 4) != trump or highbit_index(hl[so * 4 + trump]) > (best & 15):
+                    settled = False
         if lone >= 0:
             if hl[seat * 4 + led] == 0:
                 shed = True
@@ -775,6 +787,11 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                     # misère defender whose card cannot matter to this trick (a discard, or
                     # the declarer already beaten): shed high cards, keep low ones to lead
                     sc = 200 + rank
+                elif good_now and want_own and settled and not bt:
+                    # the team's card wins the trick already: play the cheapest card
+                    sc = 600 + 32 - rank - (16 if s == trump else 0)
+                    if s_hi - s_lo > 1:
+                        sc += 2 * popcount(mine)
             # insertion sort, descending
             j = n
             while j > 0 and mv[ply, MOVE_SLOTS + j - 1] < sc:
