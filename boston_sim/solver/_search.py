@@ -772,6 +772,22 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                 if bt:
                     if good:
                         sc += 64 - rank  # cheapest winner
+                        if want_own and pos < 3:
+                            # ... first the cheapest that no later opponent can beat
+                            sure = True
+                            for i in range(pos + 1, 4):
+                                so = (leader + i) & 3
+                                if ((countmask >> so) & 1) == in_count:
+                                    continue
+                                lane = hl[so * 4 + led]
+                                if lane != 0:
+                                    if s == led and highbit_index(lane) > rank:
+                                        sure = False
+                                elif trump != NT and hl[so * 4 + trump] != 0:
+                                    if s != trump or highbit_index(hl[so * 4 + trump]) > rank:
+                                        sure = False
+                            if sure:
+                                sc += 200
                     else:
                         sc += 32 - rank
                 else:
