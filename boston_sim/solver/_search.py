@@ -740,7 +740,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                             ho = hl[so * 4 + s]
                             mate = ((countmask >> so) & 1) == in_count
                             if ho != 0 and highbit_index(ho) == top:
-                                sc += 30 if mate else (-10 if o == 3 else 0)
+                                sc += (30 if pair else 60) if mate else (-10 if o == 3 else 0)
                             if trump != NT and s != trump and ho == 0 and hl[so * 4 + trump] != 0:
                                 if not mate:
                                     sc -= 20  # into an opponent's ruff
