@@ -72,10 +72,10 @@ def relabel_below(hands: list[int], thresholds: list[int], rng: random.Random) -
                if (hands[seat] >> bit) & 1 and bit - suit * 16 < thresholds[suit]]
         owners = [seat for seat, _ in low]
         rng.shuffle(owners)
-        for (seat, bit), new in zip(low, owners):
+        for seat, bit in low:
             out[seat] &= ~(1 << bit)
-        for (_, bit), new in zip(low, owners):
-            out[new] |= 1 << bit
+        for (_, bit), seat in zip(low, owners):
+            out[seat] |= 1 << bit
     return out
 
 

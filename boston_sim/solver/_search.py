@@ -626,6 +626,26 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
 
 
 @njit(**JIT_NONRT)
+def beaten_later(hl, leader, pos, led, trump, card, skip):
+    """Can a player after position ``pos`` of the trick (seats in mask ``skip`` aside) beat
+    ``card``, following the suit led with a higher card or trumping over it?"""
+    cs = card >> 4
+    cr = card & 15
+    for i in range(pos + 1, 4):
+        so = (leader + i) & 3
+        if (skip >> so) & 1:
+            continue
+        lane = hl[so * 4 + led]
+        if lane != 0:
+            if cs == led and highbit_index(lane) > cr:
+                return True
+        elif trump != NT and hl[so * 4 + trump] != 0:
+            if cs != trump or highbit_index(hl[so * 4 + trump]) > cr:
+                return True
+    return False
+
+
+@njit(**JIT_NONRT)
 def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
     """Fill ``mv[ply]`` with the legal moves of ``seat`` (one card per group of equivalent
     cards: the highest of the group, with the group's lowest rank in the third block), ordered
@@ -643,6 +663,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
         lone = lowbit_index(countmask)
     # two against two (a lone player's opponents share out the ruffs less simply)
     pair = popcount(countmask) == 2
+    team = countmask if in_count else 15 ^ countmask
     shed = False
     n = 0
     s_lo = 0
@@ -666,16 +687,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
         same = 1 if ((countmask >> wseat) & 1) == in_count else 0
         good_now = 1 if same == want_own else 0
         # does the trick's winning card win it whatever the players after this one do?
-        settled = True
-        for i in range(pos + 1, 4):
-            so = (leader + i) & 3
-            lane = hl[so * 4 + led]
-            if lane != 0:
-                if (best >> 4) == led and highbit_index(lane) > (best & 15):
-                    settled = False
-            elif trump != NT and hl[so * 4 + trump] != 0:
-                if (best >> 4) != trump or highbit_index(hl[so * 4 + trump]) > (best & 15):
-                    settled = False
+        settled = not beaten_later(hl, leader, pos, led, trump, best, 0)
         if lone >= 0:
             if hl[seat * 4 + led] == 0:
                 shed = True
@@ -772,22 +784,10 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                 if bt:
                     if good:
                         sc += 64 - rank  # cheapest winner
-                        if want_own and pos < 3:
-                            # ... first the cheapest that no later opponent can beat
-                            sure = True
-                            for i in range(pos + 1, 4):
-                                so = (leader + i) & 3
-                                if ((countmask >> so) & 1) == in_count:
-                                    continue
-                                lane = hl[so * 4 + led]
-                                if lane != 0:
-                                    if s == led and highbit_index(lane) > rank:
-                                        sure = False
-                                elif trump != NT and hl[so * 4 + trump] != 0:
-                                    if s != trump or highbit_index(hl[so * 4 + trump]) > rank:
-                                        sure = False
-                            if sure:
-                                sc += 200
+                        # ... first the cheapest that no later opponent can beat
+                        if (want_own and pos < 3
+                                and not beaten_later(hl, leader, pos, led, trump, card, team)):
+                            sc += 200
                     else:
                         sc += 32 - rank
                 else:
