@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..config import JIT, JIT_PARALLEL
-from ._bits import fetch_add, popcount
+from ._bits import fetch_add
 from ._search import (
     F_SIZE,
     MAX_PLY,
@@ -25,6 +25,7 @@ from ._search import (
     P_SIZE,
     P_TRUMP,
     P_TTMASK,
+    hand_size,
     quick_tricks,
     search,
 )
@@ -36,7 +37,7 @@ KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 65  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 67  # bump with every change to _search.py: numba's cache does not track that file
 
 
 @njit(**JIT)
@@ -101,7 +102,7 @@ def solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P):
     countmask = side
     maxmask = side if mode == MODE_MAX else 15 ^ side
     _setup(P, ttd, trump, maxmask, countmask, 0)
-    n = popcount(hl[leader * 4] | (hl[leader * 4 + 1] << 16) | (hl[leader * 4 + 2] << 32) | (hl[leader * 4 + 3] << 48))
+    n = hand_size(hl, leader)
     lo = 0
     hi = n
     # first guess: the quick tricks of whoever is on lead
@@ -131,7 +132,7 @@ def solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P):
 @njit(**JIT)
 def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
     """Yes/no: can ``side`` make sure of at least / at most / exactly ``target`` tricks?"""
-    n = popcount(hl[leader * 4] | (hl[leader * 4 + 1] << 16) | (hl[leader * 4 + 2] << 32) | (hl[leader * 4 + 3] << 48))
+    n = hand_size(hl, leader)
     if kind == KIND_AT_LEAST:
         if target <= 0:
             return True

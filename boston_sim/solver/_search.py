@@ -64,6 +64,13 @@ _NO_MOVE = 0xFF
 
 
 @njit(**JIT_NONRT)
+def hand_size(hl, seat):
+    """Number of cards ``seat`` holds."""
+    return popcount(hl[seat * 4] | (hl[seat * 4 + 1] << 16) | (hl[seat * 4 + 2] << 32)
+                    | (hl[seat * 4 + 3] << 48))
+
+
+@njit(**JIT_NONRT)
 def beats(c, b, trump):
     """Does card ``c`` beat card ``b`` (the current winner of a trick)?"""
     cs = c >> 4
@@ -339,8 +346,8 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
       suit the opponents hold (every suit it holds, if the side maximises and could choose an
       unopposed one). Whoever leads, an opponent's higher card then wins every trick.
 
-    ``tb[row, col + s]`` receives the lowest rank each test relied on (partition search): the owners of
-    the cards down to that rank, with the suit lengths, decide both tests.
+    ``tb[row, col + s]`` receives the lowest rank each test relied on (partition search): the
+    owners of the cards down to that rank, with the suit lengths, decide both tests.
     """
     opp = 15 ^ countmask
     if (countmask >> seat) & 1:
@@ -416,8 +423,8 @@ def forced_win(hl, seat, trump, d, tb, row, col):
     round's highest card, and playing his highest such card is his best (the thresholds are
     fixed by the defence, so the largest card that fits is never worse). If he is stuck in
     some round, he wins a trick whatever he does. Inconclusive (False) when the winner of a
-    round no longer holds ``s`` or ``d`` runs out of it. ``tb[row, col + s]`` = the suit's lowest rank:
-    the answer depends on the order of all its cards (partition search)."""
+    round no longer holds ``s`` or ``d`` runs out of it. ``tb[row, col + s]`` = the suit's
+    lowest rank: the answer depends on the order of all its cards (partition search)."""
     for s in range(4):
         if hl[d * 4 + s] == 0 or hl[seat * 4 + s] == 0:
             continue
@@ -484,7 +491,8 @@ def position_key(hl):
         a1 = hl[4 + s]
         a2 = hl[8 + s]
         a3 = hl[12 + s]
-        lens |= (popcount(a0) | (popcount(a1) << 4) | (popcount(a2) << 8) | (popcount(a3) << 12)) << (16 * s)
+        n = popcount(a0) | (popcount(a1) << 4) | (popcount(a2) << 8) | (popcount(a3) << 12)
+        lens |= n << (16 * s)
         u = a0 | a1 | a2 | a3
         o0 = a1 | a3
         o1 = a2 | a3
@@ -552,7 +560,8 @@ def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need, hint):
             break
         d = ttd[i]
         if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader
-                and ((w1 ^ ttk[j + 1]) & ttk[j + 3]) == 0 and ((w2 ^ ttk[j + 2]) & ttk[j + 4]) == 0):
+                and ((w1 ^ ttk[j + 1]) & ttk[j + 3]) == 0
+                and ((w2 ^ ttk[j + 2]) & ttk[j + 4]) == 0):
             if (d >> (_WIN_SHIFT + need)) & 1:
                 return 1, i, hint
             if (d >> (_LOSE_SHIFT + need)) & 1:
@@ -578,6 +587,13 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     if a >= 0:
         return a, i
     return -1, hint
+
+
+@njit(**JIT_NONRT)
+def _tt_data(win, lose, move, leader):
+    """The data word of a table entry."""
+    return ((win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT)
+            | (leader << _LEAD_SHIFT))
 
 
 @njit(**JIT_NONRT)
@@ -607,7 +623,7 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
                 lose |= (d >> _LOSE_SHIFT) & _ALL15
                 if move == _NO_MOVE:
                     move = (d >> _MOVE_SHIFT) & 0xFF
-                ttd[i] = (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT) | (leader << _LEAD_SHIFT)
+                ttd[i] = _tt_data(win, lose, move, leader)
                 return
             sr = ttk[j + 5]
     serial = P[P_FREE]
@@ -621,7 +637,7 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     ttk[j + 4] = m2
     ttk[j + 5] = first
     ttk[j + 6] = serial
-    ttd[slot] = (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT) | (leader << _LEAD_SHIFT)
+    ttd[slot] = _tt_data(win, lose, move, leader)
     ttd[h] = (gen << 40) | serial
 
 
@@ -881,7 +897,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     ttmove = -1
     if pos == 0:
         P[P_TRICKS] += 1
-        r = popcount(hl[seat * 4] | (hl[seat * 4 + 1] << 16) | (hl[seat * 4 + 2] << 32) | (hl[seat * 4 + 3] << 48))
+        r = hand_size(hl, seat)
         need = target - won
         fr[ply, F_NEED] = need
         if exact:
@@ -959,7 +975,8 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 if cut >= 0:
                     fr[ply, F_T + trump] = lowbit_index(ut)
                     return cut
-        c = side_bound(hl, seat, trump, countmask, P[P_MAXMASK] == countmask, need, exact, fr, ply, F_T)
+        c = side_bound(hl, seat, trump, countmask, P[P_MAXMASK] == countmask, need, exact, fr, ply,
+                       F_T)
         if c >= 0:
             return c
         if (not exact and need == 1 and P[P_MAXMASK] == 15 ^ countmask and popcount(countmask) == 1
@@ -1041,7 +1058,8 @@ def _close(hl, ttk, ttd, P, fr, ply, result, best):
             m1 |= mm << (32 * s)
         else:
             m2 |= mm << (32 * (s - 2))
-    tt_store(ttk, ttd, P, fr[ply, F_LENS], fr[ply, F_W1], fr[ply, F_W2], m1, m2, leader, win, lose, move)
+    tt_store(ttk, ttd, P, fr[ply, F_LENS], fr[ply, F_W1], fr[ply, F_W2], m1, m2, leader, win, lose,
+             move)
 
 
 @njit(**JIT_NONRT)
