@@ -751,7 +751,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                     sc = 800
                 elif want_own:
                     if rank == top:
-                        sc = 200 + rank
+                        sc = 200 + rank + 2 * popcount(mine)
                         # a winner that an opponent can ruff waits
                         if trump != NT and s != trump:
                             for o in range(1, 4):
@@ -760,7 +760,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                                         and hl[so * 4 + trump] != 0):
                                     sc = 120 + rank
                     else:
-                        sc = 100 - rank + popcount(mine)
+                        sc = 100 - rank + 3 * popcount(mine)
                         # lead low towards a teammate's top card; not into an opponent's
                         # top card that plays after us, nor into an opponent's ruff
                         for o in range(1, 4):
