@@ -70,15 +70,13 @@ def typical_hands(n: int, seed: int, cache: str | None) -> dict:
     import random
     import statistics
 
-    ranks = "AKQJT98765432"
+    from boston_sim.cards import card_mask, format_hand
+
     rng = random.Random(seed)
-    deck = [(s, r) for s in range(4) for r in ranks]
+    deck = [card_mask(s, r) for s in range(4) for r in range(14, 1, -1)]
+    hands = [format_hand(sum(rng.sample(deck, 13))) for _ in range(n)]
     own = cache or tempfile.mkdtemp(prefix="bench_bid_cache_")
     try:
-        hands = []
-        for _ in range(n):
-            cards = sorted(rng.sample(deck, 13), key=lambda c: (c[0], ranks.index(c[1])))
-            hands.append(".".join("".join(r for s2, r in cards if s2 == s) for s in range(4)))
         cli_time(hands[0], own, ["--samples", "4"])  # fill the cache (not timed)
         rows = []
         for h in hands:

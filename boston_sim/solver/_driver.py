@@ -37,7 +37,7 @@ KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 73  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 74  # bump with every change to _search.py: numba's cache does not track that file
 
 
 @njit(**JIT)

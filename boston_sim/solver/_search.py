@@ -702,8 +702,10 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
         wseat = (leader + bp) & 3
         same = 1 if ((countmask >> wseat) & 1) == in_count else 0
         good_now = 1 if same == want_own else 0
-        # does the trick's winning card win it whatever the players after this one do?
-        settled = not beaten_later(hl, leader, pos, led, trump, best, 0)
+        # does the team's card win the trick whatever the players after this one do?
+        # (only asked when the team is winning it: the answer orders its cards)
+        if want_own and good_now:
+            settled = not beaten_later(hl, leader, pos, led, trump, best, 0)
         if lone >= 0:
             if hl[seat * 4 + led] == 0:
                 shed = True
@@ -819,7 +821,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                     # misère defender whose card cannot matter to this trick (a discard, or
                     # the declarer already beaten): shed high cards, keep low ones to lead
                     sc = 200 + rank
-                elif good_now and want_own and settled and not bt:
+                elif settled and not bt:
                     # the team's card wins the trick already: play the cheapest card
                     sc = 600 + 32 - rank - (16 if s == trump else 0)
                     if s_hi - s_lo > 1:
