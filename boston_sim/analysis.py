@@ -66,7 +66,18 @@ from .rules import RuleSet, load_rules
 from .sampler import Constraint, Sampler, Samples, nth_card, parse_constraint, parse_known
 
 DEFAULT_SAMPLES = 300
-"""Default number of samples: the SE of any P(make) is at most 0.5/sqrt(300) = 0.029 (< 0.03)."""
+"""Default number of samples: the SE of any P(make) is at most 0.5/sqrt(300) = 0.029 (< 0.03).
+Searches whose rows are settled sooner stop sooner (:func:`_adaptive`)."""
+
+SE_TARGET = 0.03
+"""The SE of P(make) every row reaches before its search may stop early (issue 4's target)."""
+
+ROUND = 50
+"""Samples per round of the default mode. 50 is the least with which a probability observed
+as 0 (or 1) has an Agresti-Coull SE below :data:`SE_TARGET`."""
+
+Z_OUT = 3.0
+"""A row stops early only if its net EV is this many SEs below the best bid's lower end."""
 
 MAX_SAMPLES = 20_000
 """Cap on the samples drawn by ``precision=`` mode."""
@@ -74,8 +85,9 @@ MAX_SAMPLES = 20_000
 PRECISION_START = 200
 """First chunk drawn by ``precision=`` mode when ``samples`` is not given."""
 
-SUB_CHUNK = 64
-"""Deals handed to the solver per call, so that the progress bar moves."""
+JOB_CHUNK = 256
+"""Searches handed to the solver per call: the progress bar moves between calls, and every
+call ends with workers idle until its slowest search is done, so not too few."""
 
 CONTEXT_KEYS = ("preference", "senior", "junior")
 """Context values (suits) that may also be given as ``--option key=value``."""
@@ -84,8 +96,9 @@ PARTNERS = {"opposite": 2, "left": 1, "right": 3}
 
 TABLE_COLUMNS = [
     "rung", "name", "rank", "kind", "target", "trump", "trump_class", "discard", "chosen",
-    "priced", "p_make", "p_make_se", "mean_tricks", "ev_per_adversary", "ev_per_adversary_se",
-    "ev_net", "ev_net_se", "p_loss_gt", "cvar5", "recommended", "note", "trick_distribution",
+    "samples", "priced", "p_make", "p_make_se", "mean_tricks", "ev_per_adversary",
+    "ev_per_adversary_se", "ev_net", "ev_net_se", "p_loss_gt", "cvar5", "recommended", "note",
+    "trick_distribution",
 ]
 
 
@@ -141,9 +154,9 @@ class Analysis:
             entry = _row_dict(row)
             cands = self.table[self.table["rung"] == row["rung"]]
             entry["trump_candidates"] = [
-                {k: _json(c[k]) for k in ("trump", "trump_class", "discard", "p_make", "p_make_se",
-                                          "mean_tricks", "ev_per_adversary", "ev_net",
-                                          "ev_net_se", "chosen")}
+                {k: _json(c[k]) for k in ("trump", "trump_class", "discard", "samples", "p_make",
+                                          "p_make_se", "mean_tricks", "ev_per_adversary",
+                                          "ev_net", "ev_net_se", "chosen")}
                 for _, c in cands.iterrows()
             ]
             rungs.append(entry)
@@ -290,8 +303,9 @@ def _plan(rules: RuleSet, hand: int, declarer: int, partner: int, ctx: Mapping[s
 
 
 class _Solver:
-    """Runs each distinct :class:`SolveKey` over the samples, accumulating results as the
-    number of samples grows (precision mode)."""
+    """Runs each distinct :class:`SolveKey` over a growing pool of samples. Every key is
+    solved on a prefix of the pool (``results[key]`` has one entry per sample solved so far),
+    so a key that is settled early can stop while others go on (adaptive mode)."""
 
     def __init__(self, keys: Sequence[SolveKey], declarer: int,
                  tick: Callable[[int], None] | None = None, misere_tricks: str = "bool") -> None:
@@ -304,56 +318,100 @@ class _Solver:
         self.results: dict[SolveKey, np.ndarray] = {k: np.empty(0, np.int8) for k in self.keys}
         self.tick = tick or (lambda n: None)
         self.solves = 0
+        self.deals = np.empty((0, 4), np.uint64)
+        self.discards = np.empty((0, 4), np.uint64)
 
-    def extend(self, smp: Samples) -> None:
-        """Solve every key on the new samples and append the tricks."""
-        if not len(smp):
-            return
-        discard_cards = np.zeros_like(smp.deals)
+    def add(self, smp: Samples) -> None:
+        """Append samples to the pool (with each defender's random discard, A-12)."""
+        disc = np.zeros_like(smp.deals)
         for seat in range(4):
             if seat != self.declarer:
-                discard_cards[:, seat] = nth_card(smp.deals[:, seat], smp.discard_pick[:, seat])
-        for key in self.keys:
-            deals = smp.deals
-            if key.discard >= 0:
-                disc = discard_cards.copy()
-                disc[:, self.declarer] = np.uint64(1) << np.uint64(key.discard)
-                deals = deals & ~disc
-            if key.boston:
-                deals = boston_card_transform(deals, key.strain)
-            deals = np.ascontiguousarray(deals)
-            parts = []
-            for start in range(0, len(deals), SUB_CHUNK):
-                chunk = deals[start : start + SUB_CHUNK]
-                parts.append(self._solve(key, chunk))
-                self.tick(len(chunk))
-            self.results[key] = np.concatenate([self.results[key], *parts])
-            self.solves += len(deals)
+                disc[:, seat] = nth_card(smp.deals[:, seat], smp.discard_pick[:, seat])
+        self.deals = np.concatenate([self.deals, smp.deals])
+        self.discards = np.concatenate([self.discards, disc])
 
-    def _solve(self, key: SolveKey, deals: np.ndarray) -> np.ndarray:
+    def extend(self, smp: Samples) -> None:
+        """Add samples and solve every key on the whole pool."""
+        self.add(smp)
+        self.solve_to(self.keys, len(self.deals))
+
+    def _deals_for(self, key: SolveKey, lo: int, hi: int) -> np.ndarray:
+        """Samples ``lo:hi`` as the key's game sees them (discards made, boston card moved)."""
+        deals = self.deals[lo:hi]
+        if key.discard >= 0:
+            disc = self.discards[lo:hi].copy()
+            disc[:, self.declarer] = np.uint64(1) << np.uint64(key.discard)
+            deals = deals & ~disc
+        if key.boston:
+            deals = boston_card_transform(deals, key.strain)
+        return deals
+
+    def solve_to(self, keys: Sequence[SolveKey], n: int) -> None:
+        """Solve each of ``keys`` on the pool's samples it has not seen, up to the ``n``-th,
+        all in one parallel batch (:func:`solver.solve_jobs`): trick searches first, the
+        usually quick misère questions last, so they fill the workers' idle tail."""
         s = self._solver
-        if key.mode == "max":
-            return s.solve_batch(deals, key.strain, key.leader, key.side_mask, mode="max")
-        if key.mode == "min":
-            out = np.ones(len(deals), dtype=np.int8)
-            safe = sure_misere(deals, key.side_mask, key.leader)
-            rest = np.flatnonzero(~safe)
-            out[safe] = 0
-            if len(rest):
-                sub = np.ascontiguousarray(deals[rest])
+        order = sorted(keys, key=lambda k: k.mode != "max")
+        hands: list[np.ndarray] = []
+        jobs: list[np.ndarray] = []
+        spans: list[tuple[SolveKey, int, np.ndarray, np.ndarray]] = []
+        start = 0
+        for key in order:
+            done = len(self.results[key])
+            if n <= done:
+                continue
+            deals = self._deals_for(key, done, n)
+            res = np.ones(len(deals), dtype=np.int8)
+            todo = np.arange(len(deals))
+            if key.mode == "max":
+                row = s.value_job(key.strain, key.leader, key.side_mask, "max",
+                                  _first_guess(self.results[key]))
+            elif key.mode == "min":
+                safe = sure_misere(deals, key.side_mask, key.leader)
+                res[safe] = 0
+                todo = np.flatnonzero(~safe)
                 if self.misere_tricks == "min":
-                    out[rest] = s.solve_batch(sub, key.strain, key.leader, key.side_mask, mode="min")
+                    row = s.value_job(key.strain, key.leader, key.side_mask, "min")
                 else:
                     # boolean search: 0 tricks if he can lose every trick, else recorded as 1
-                    ok = s.solve_batch_target(sub, key.strain, key.leader, key.side_mask,
-                                              "at_most", 0)
-                    out[rest] = np.where(ok, 0, 1)
-            return out
-        # "exactly target" (Piccolissimo): a boolean search; a success is recorded as
-        # ``target`` tricks, a failure as 0 (the count is not searched).
-        ok = s.solve_batch_target(deals, key.strain, key.leader, key.side_mask, "exactly",
-                                  key.target)
-        return np.where(ok, key.target, 0).astype(np.int8)
+                    row = s.question_job(key.strain, key.leader, key.side_mask, "at_most", 0)
+            else:
+                # "exactly target" (Piccolissimo): a yes/no search; a success is recorded as
+                # ``target`` tricks, a failure as 0 (the count is not searched)
+                row = s.question_job(key.strain, key.leader, key.side_mask, "exactly",
+                                     key.target)
+            hands.append(deals[todo])
+            jobs.append(np.tile(np.asarray(row, dtype=np.int64), (len(todo), 1)))
+            spans.append((key, start, todo, res))
+            start += len(todo)
+        if not spans:
+            return
+        all_hands = np.ascontiguousarray(np.concatenate(hands))
+        all_jobs = np.concatenate(jobs)
+        out = np.empty(len(all_hands), dtype=np.int8)
+        for lo in range(0, len(all_hands), JOB_CHUNK):
+            hi = min(lo + JOB_CHUNK, len(all_hands))
+            out[lo:hi] = s.solve_jobs(all_hands[lo:hi], all_jobs[lo:hi])
+            self.tick(hi - lo)
+        for key, lo, todo, res in spans:
+            ans = out[lo : lo + len(todo)]
+            if key.mode == "max" or (key.mode == "min" and self.misere_tricks == "min"):
+                res[todo] = ans
+            elif key.mode == "min":
+                res[todo] = 1 - ans  # he can lose every trick: 0, else recorded as 1
+            else:
+                res[todo] = np.where(ans == 1, key.target, 0)
+            self.results[key] = np.concatenate([self.results[key], res])
+            self.solves += len(res)
+
+
+def _first_guess(done: np.ndarray) -> int:
+    """The first target of the value searches of a key: the median of its results so far
+    (-1, the solver's own guess, before any). The answers do not depend on it; the nearer
+    the true value, the fewer zero-window searches."""
+    if len(done) == 0:
+        return -1
+    return int(np.median(done))
 
 
 def sure_misere(deals: np.ndarray, side_mask: int, leader: int) -> np.ndarray:
@@ -555,23 +613,14 @@ def analyze(
         if misere_tricks not in ("bool", "min"):
             raise SamplingError(f"misere_tricks must be bool or min, not {misere_tricks!r}")
         solver = _Solver(keys, declarer, tick=bar.advance, misere_tricks=misere_tricks)
-        m_target = samples if samples is not None else (
-            DEFAULT_SAMPLES if precision is None else PRECISION_START)
-        m_target = min(m_target, max_samples) if precision is not None else m_target
-        bar.add(len(solver.keys) * m_target)
-        solver.extend(sampler.draw(m_target))
-        m = m_target
-        result = _evaluate(rs, cands, solver, m, ctx, mask, risk_threshold, partner)
-        while precision is not None and m < max_samples:
-            se = result["rec_se"]
-            if se is not None and se <= precision:
-                break
-            grow = m if se is None else int(m * ((se / precision) ** 2 * 1.1 - 1)) + 1
-            extra = max(100, min(grow, max_samples - m))
-            bar.add(len(solver.keys) * extra)
-            solver.extend(sampler.draw(extra))
-            m += extra
-            result = _evaluate(rs, cands, solver, m, ctx, mask, risk_threshold, partner)
+        if samples is not None:
+            # a fixed number of samples: every search on every sample
+            bar.add(len(solver.keys) * samples)
+            solver.extend(sampler.draw(samples))
+            result = _evaluate(rs, cands, solver, ctx, mask, risk_threshold, partner)
+        else:
+            result = _adaptive(rs, cands, solver, sampler, bar, precision, max_samples, ctx,
+                               mask, risk_threshold, partner)
     finally:
         bar.close()
         if prev_threads is not None:
@@ -589,6 +638,12 @@ def analyze(
                      "boston card only as the top trump (A-40)")
     if ctx.get("junior") is not None and ctx.get("junior") == ctx.get("senior"):
         notes.append("the turn-up is the senior suit: only senior purchases exist this deal (A-43)")
+    m = len(solver.deals)
+    if samples is None and result["stopped_early"]:
+        notes.append("searches whose rungs were settled early stopped sooner: P(make) known "
+                     f"within {SE_TARGET} (Agresti-Coull) and the rung clearly below the best "
+                     "bid; the samples column gives each row's count (--samples N solves "
+                     "everything on N deals)")
     if precision is not None and result["rec_se"] is not None and result["rec_se"] > precision:
         notes.append(f"precision {precision:g} not reached within {max_samples} samples "
                      f"(SE {result['rec_se']:.2f})")
@@ -623,15 +678,85 @@ def analyze(
     )
 
 
-def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, m: int,
+def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sampler,
+              bar: _Progress, precision: float | None, max_samples: int,
               ctx: Mapping[str, Any], hand: int, threshold: float, partner: str) -> dict[str, Any]:
-    """Score every candidate, choose trumps and discards ex ante, recommend a bid."""
+    """Default and precision modes: draw samples in rounds; after each round a search whose
+    every row is settled (:func:`_settled_keys`) stops, the others go on.
+
+    Default mode stops at :data:`DEFAULT_SAMPLES` (or when every search is settled);
+    precision mode when the SE of the recommended bid's net EV is below ``precision`` (cap
+    ``max_samples``). The rounds and the stopping decisions depend only on the results,
+    which do not depend on the number of threads, so a seed still fixes every number."""
+    cap = DEFAULT_SAMPLES if precision is None else max_samples
+    m = min(ROUND if precision is None else PRECISION_START, cap)
+    active = list(solver.keys)
+    while True:
+        if m > len(solver.deals):
+            solver.add(sampler.draw(m - len(solver.deals)))
+        horizon = cap if precision is None else m  # the bar's total: the work still planned
+        bar.set_total(bar.done + sum(horizon - len(solver.results[k]) for k in active))
+        solver.solve_to(active, m)
+        result = _evaluate(rs, cands, solver, ctx, hand, threshold, partner)
+        settled = _settled_keys(result["cand_stats"])
+        # a search stopped earlier that is no longer settled (the best bid moved) catches up
+        # before anything else, and the round is scored again
+        active = [k for k in solver.keys if k not in settled and len(solver.results[k]) < m]
+        if active:
+            continue
+        active = [k for k in solver.keys if k not in settled]
+        if precision is None:
+            if not active or m >= cap:
+                break
+            m = min(cap, m + ROUND)
+        else:
+            se = result["rec_se"]
+            if (se is not None and se <= precision) or m >= cap:
+                break
+            grow = m if se is None else int(m * ((se / precision) ** 2 * 1.1 - 1)) + 1
+            m += max(100, min(grow, cap - m))
+    result["stopped_early"] = any(len(r) < len(solver.deals) for r in solver.results.values())
+    return result
+
+
+def _ac_se(successes: int, n: int) -> float:
+    """Agresti-Coull standard error of a proportion: add two successes and two failures.
+    Unlike the plain estimate it is not 0 when every sample agrees, so it is the one that
+    decides whether a probability is known well enough to stop sampling it."""
+    p = (successes + 2) / (n + 4)
+    return math.sqrt(p * (1 - p) / n)
+
+
+def _settled_keys(cand_stats: list[tuple[Candidate, dict[str, Any]]]) -> set[SolveKey]:
+    """Searches that may stop: every candidate (rung, trump, discard) that uses them has
+    P(make) known within :data:`SE_TARGET` (:func:`_ac_se`) and, if priced, a net EV at least
+    :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's 0)."""
+    floor = 0.0
+    for _, st in cand_stats:
+        if st["priced"] and not math.isnan(st["ev_net_se"]):
+            floor = max(floor, st["ev_net"] - Z_OUT * st["ev_net_se"])
+    ok: dict[SolveKey, bool] = {}
+    for c, st in cand_stats:
+        n = len(st["t"])
+        good = _ac_se(round(st["p_make"] * n), n) <= SE_TARGET
+        if good and st["priced"]:
+            se = 0.0 if math.isnan(st["ev_net_se"]) else st["ev_net_se"]
+            good = st["ev_net"] + Z_OUT * se < floor
+        ok[c.key] = ok.get(c.key, True) and good
+    return {k for k, v in ok.items() if v}
+
+
+def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, ctx: Mapping[str, Any],
+              hand: int, threshold: float, partner: str) -> dict[str, Any]:
+    """Score every candidate (each on the samples its search has solved), choose trumps and
+    discards ex ante, recommend a bid."""
     import pandas as pd
 
     rows: list[dict[str, Any]] = []
     tricks: dict[tuple[str, str | None], np.ndarray] = {}
     payoffs: dict[str, np.ndarray] = {}
     notes: list[str] = []
+    cand_stats: list[tuple[Candidate, dict[str, Any]]] = []
     by_rung: dict[str, list[Candidate]] = {}
     for c in cands:
         by_rung.setdefault(c.rung_id, []).append(c)
@@ -640,7 +765,7 @@ def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, m: int,
         ok = rung.success_vector()
         best_per_trump: dict[str | None, dict[str, Any]] = {}
         for c in by_rung.get(rung.id, []):
-            t = solver.results[c.key][:m]
+            t = solver.results[c.key]
             rctx = dict(ctx)
             if c.key.boston:
                 rctx["declarer_holds_boston"] = bool(hand >> _boston_bit(c.strain) & 1)
@@ -650,6 +775,7 @@ def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, m: int,
             st = _stats(t, pay, net, ok, threshold)
             st["suit_rank"] = rs.suit_rank(trump_arg, ctx) if trump_arg else -1
             st.update(cand=c, t=t)
+            cand_stats.append((c, st))
             prev = best_per_trump.get(c.trump)
             if prev is None or _better(st, prev, rung.kind):
                 best_per_trump[c.trump] = st
@@ -673,6 +799,7 @@ def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, m: int,
                 "trump_class": _class_label(rs.trump_class(trump, ctx)) if trump else None,
                 "discard": format_card(c.discard) if c.discard >= 0 else None,
                 "chosen": is_chosen,
+                "samples": len(st["t"]),
                 "priced": st["priced"],
                 "p_make": st["p_make"],
                 "p_make_se": st["p_make_se"],
@@ -720,7 +847,9 @@ def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, m: int,
             else:
                 runner = second["rung"]
                 diff = float(best["ev_net"] - second["ev_net"])
-                diff_se = _se(payoffs[rec] - payoffs[runner])
+                # paired on the samples both were scored on (common random numbers)
+                k = min(len(payoffs[rec]), len(payoffs[runner]))
+                diff_se = _se(payoffs[rec][:k] - payoffs[runner][:k])
             trump_txt = f" in {best['trump']}" if best["trump"] else ""
             reason = (f"{best['name']}{trump_txt} has the highest expected net result, "
                       f"{best['ev_net']:+.1f} ± {best['ev_net_se']:.1f} {unit} "
@@ -740,6 +869,7 @@ def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, m: int,
         "table": table, "rungs": rungs, "tricks": tricks, "payoffs": payoffs,
         "recommended": rec, "runner_up": runner, "diff": diff, "diff_se": diff_se,
         "indistinguishable": indist, "reason": reason, "rec_se": rec_se, "notes": notes,
+        "cand_stats": cand_stats,
     }
 
 
@@ -787,7 +917,10 @@ class _Progress:
             self.task = self.bar.add_task("solve", total=0)
 
     def add(self, n: int) -> None:
-        self.total += n
+        self.set_total(self.total + n)
+
+    def set_total(self, n: int) -> None:
+        self.total = n
         if self.bar is not None:
             self.bar.update(self.task, total=self.total)
 

@@ -98,6 +98,9 @@ def render_table(analysis: Analysis, *, symbols: bool = True) -> Any:
     t.add_column("EV net", justify="right")
     t.add_column("P(loss)" if thr == 0 else f"P(loss>{thr:g})", justify="right")
     t.add_column("CVaR 5%", justify="right")
+    uneven = bool((a.rungs["samples"] != a.samples).any())
+    if uneven:  # searches settled early stopped sooner (analysis._adaptive)
+        t.add_column("Samples", justify="right")
     for _, row in a.rungs.iterrows():
         rec = bool(row["recommended"])
         p = f"{row['p_make']:.3f} ± {row['p_make_se']:.3f}"
@@ -112,6 +115,8 @@ def render_table(analysis: Analysis, *, symbols: bool = True) -> Any:
             "—" if _nan(row["p_loss_gt"]) else f"{row['p_loss_gt']:.3f}",
             "—" if _nan(row["cvar5"]) else f"{row['cvar5']:+.1f}",
         ]
+        if uneven:
+            cells.append(str(row["samples"]))
         t.add_row(*cells, style="bold green" if rec else None)
     return t
 

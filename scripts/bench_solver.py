@@ -135,10 +135,10 @@ def main() -> None:
     deals = random_deals(args.deals, args.seed)
     lanes = _to_lanes(deals)
     ws = new_workspace(SOLVER_TT_BITS)
-    solve_value(lanes[0].copy(), trump, leader, 5, 0, *ws)  # compile / load outside the timing
+    solve_value(lanes[0].copy(), trump, leader, 5, 0, -1, *ws)  # compile / load outside the timing
 
     print(f"nproc {os.cpu_count()}, numba threads 1, {args.deals} deals, seed {args.seed}")
-    ms, ours = time_ours(lanes, lambda hl: solve_value(hl, trump, leader, 0b0101, 0, *ws))
+    ms, ours = time_ours(lanes, lambda hl: solve_value(hl, trump, leader, 0b0101, 0, -1, *ws))
     print(f"2v2 N-S, trump {args.trump}, {args.leader} leads  boston-sim: {summary(ms)}")
     if not args.no_dds:
         dms, theirs = bench_dds(deals, trump, leader)
@@ -153,7 +153,7 @@ def main() -> None:
     solo = lanes[: args.solo_deals] if args.solo_deals else lanes
     total = np.zeros(solo.shape[0])
     for t, name in enumerate(STRAINS):
-        ms, _ = time_ours(solo, lambda hl, t=t: solve_value(hl, t, 0, 0b0001, 0, *ws))
+        ms, _ = time_ours(solo, lambda hl, t=t: solve_value(hl, t, 0, 0b0001, 0, -1, *ws))
         total += ms
         print(f"1v3 N alone, N leads, {name:2}: {summary(ms)}")
     print(f"1v3 four suits + NT: {summary(list(total))}")

@@ -230,3 +230,69 @@ def test_bad_inputs():
         analyze(MIXED, samples=5, constraints=["second:S>=10"])
     with pytest.raises(SamplingError):
         analyze(MIXED, samples=5, turnup="H2")  # classic Boston turns no card of the dealt pack
+
+
+# --------------------------------------------------------------------------- adaptive default
+
+
+@pytest.fixture
+def small_rounds(monkeypatch):
+    """The default mode's rounds scaled down (10 samples a round, at most 40, SE target 0.1)
+    so that searches can settle within a fast test."""
+    import boston_sim.analysis as an
+
+    monkeypatch.setattr(an, "ROUND", 10)
+    monkeypatch.setattr(an, "DEFAULT_SAMPLES", 40)
+    monkeypatch.setattr(an, "SE_TARGET", 0.1)
+    return an
+
+
+def test_agresti_coull_se_is_not_zero_when_every_sample_agrees():
+    from boston_sim.analysis import ROUND, SE_TARGET, _ac_se
+
+    assert _ac_se(0, 40) > SE_TARGET > _ac_se(0, ROUND)  # hence a round of 50
+    assert _ac_se(ROUND, ROUND) == pytest.approx(_ac_se(0, ROUND))
+    assert _ac_se(150, 300) == pytest.approx(math.sqrt(0.25 / 300))
+    assert _ac_se(150, 300) < SE_TARGET
+
+
+def test_default_mode_stops_settled_searches_early_and_keeps_the_rest_exact(small_rounds):
+    an = small_rounds
+    a = analyze(MIXED, seed=4)
+    assert a.samples == 40
+    n = a.table["samples"]
+    assert (n < 40).any() and (n == 40).any(), "expected some searches to settle early"
+    assert (n % 10 == 0).all() and (n >= 10).all()
+    full = analyze(MIXED, samples=40, seed=4).table.set_index(["rung", "trump"])
+    floor = max([0.0] + [r.ev_net - an.Z_OUT * r.ev_net_se for r in a.table.itertuples()])
+    for r in a.table.itertuples():
+        f = full.loc[(r.rung, r.trump)]
+        if r.samples == 40:
+            # same samples, same searches: the same numbers as the fixed run
+            assert (r.p_make, r.ev_net, r.mean_tricks) == (f.p_make, f.ev_net, f.mean_tricks)
+        else:
+            # stopped on a prefix of the same samples: its numbers are those of that prefix
+            pre = analyze(MIXED, samples=int(r.samples), seed=4).table.set_index(
+                ["rung", "trump"]).loc[(r.rung, r.trump)]
+            assert (r.p_make, r.ev_net) == (pre.p_make, pre.ev_net)
+            # settled: P(make) known well enough, and far below the best bid (or pass)
+            assert an._ac_se(round(r.p_make * r.samples), r.samples) <= an.SE_TARGET
+            assert r.ev_net + an.Z_OUT * r.ev_net_se < floor
+    rec = a.rungs.set_index("rung").loc[a.recommended] if a.recommended != "pass" else None
+    if rec is not None:
+        assert rec["samples"] == 40  # the recommended bid is never cut short
+    assert any("settled early" in note for note in a.notes)
+    d = a.to_dict()
+    assert all(isinstance(r["samples"], int) for r in d["rungs"])
+
+
+def test_default_mode_does_not_depend_on_threads(small_rounds):
+    a1 = analyze(MIXED, seed=8, threads=1).to_dict()
+    a2 = analyze(MIXED, seed=8, threads=2).to_dict()
+    assert json.dumps(a1, sort_keys=True) == json.dumps(a2, sort_keys=True)
+
+
+def test_fixed_samples_solve_every_search_on_every_sample():
+    a = analyze(MIXED, samples=12, seed=2)
+    assert (a.table["samples"] == 12).all()
+    assert not any("settled early" in note for note in a.notes)

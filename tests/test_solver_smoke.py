@@ -96,3 +96,63 @@ def test_bad_parameters_are_refused():
         solve(SUITS_DEAL, "NT", "N", "S", partner="S")
     with pytest.raises(SolverInputError):
         solve_batch_target(hands, 4, 0, 1, "sometimes", 1)
+
+
+def _random_endings(n: int, cards: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    bits = np.array([s * 16 + r for s in range(4) for r in range(2, 15)], dtype=np.uint64)
+    deals = np.zeros((n, 4), dtype=np.uint64)
+    for i in range(n):
+        perm = bits[rng.permutation(52)[: 4 * cards]]
+        for seat in range(4):
+            deals[i, seat] = np.bitwise_or.reduce(
+                np.uint64(1) << perm[cards * seat : cards * (seat + 1)])
+    return deals
+
+
+def test_first_guess_changes_the_work_not_the_answer():
+    deals = _random_endings(16, 6, 11)
+    for trump, side in ((4, 0b0001), (1, 0b0101), (2, 0b0010)):
+        base = solve_batch(deals, trump, 0, side)
+        for guess in (0, 1, 3, 6, 13):
+            assert (solve_batch(deals, trump, 0, side, guess=guess) == base).all()
+
+
+def test_mixed_jobs_answer_as_the_single_game_batches():
+    from boston_sim.solver import question_job, solve_jobs, value_job
+
+    deals = _random_endings(10, 5, 12)
+    games = [
+        (value_job(1, 0, 0b0001), solve_batch(deals, 1, 0, 0b0001)),
+        (value_job(4, 2, 0b0101, "min"), solve_batch(deals, 4, 2, 0b0101, mode="min")),
+        (value_job(0, 3, 0b0001, guess=2), solve_batch(deals, 0, 3, 0b0001)),
+        (question_job(4, 1, 0b0001, "at_most", 0),
+         solve_batch_target(deals, 4, 1, 0b0001, "at_most", 0)),
+        (question_job(3, 0, 0b0010, "exactly", 1),
+         solve_batch_target(deals, 3, 0, 0b0010, "exactly", 1)),
+    ]
+    # every game on every deal, interleaved in one call
+    hands = np.concatenate([deals] * len(games))
+    jobs = np.concatenate([np.tile(np.asarray(row), (len(deals), 1)) for row, _ in games])
+    order = np.random.default_rng(0).permutation(len(hands))
+    out = np.empty(len(hands), dtype=np.int8)
+    out[order] = solve_jobs(hands[order], jobs[order])
+    for k, (_, want) in enumerate(games):
+        got = out[k * len(deals) : (k + 1) * len(deals)]
+        assert (got == want.astype(np.int8)).all()
+
+
+def test_bad_jobs_are_refused():
+    from boston_sim.solver import solve_jobs, value_job
+
+    deals = _random_endings(2, 3, 13)
+    good = np.tile(np.asarray(value_job(0, 0, 1)), (2, 1))
+    with pytest.raises(SolverInputError, match="shape"):
+        solve_jobs(deals, good[:1])
+    for col, bad in ((0, 5), (1, 4), (2, 0), (2, 15), (3, 2), (4, 2)):
+        jobs = good.copy()
+        jobs[1, col] = bad
+        with pytest.raises(SolverInputError, match="job 1"):
+            solve_jobs(deals, jobs)
+    with pytest.raises(SolverInputError, match="mode"):
+        value_job(0, 0, 1, "most")

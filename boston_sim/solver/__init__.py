@@ -27,7 +27,8 @@ from ..cards import COMPASS, parse_compass, parse_deal, parse_strain
 from ..config import SOLVER_TT_BITS
 from ..errors import SolverInputError
 
-__all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "SolverInputError"]
+__all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_jobs",
+           "value_job", "question_job", "SolverInputError"]
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
 _MODES = {"max": 0, "min": 1}
@@ -187,7 +188,7 @@ def solve(deal, trump, leader, declarer, partner=None) -> int:
     from ._driver import solve_value
 
     ttk, ttd, mv, fr, P = _workspace()
-    return int(solve_value(_to_lanes(arr)[0], t, lead, side, 0, ttk, ttd, mv, fr, P))
+    return int(solve_value(_to_lanes(arr)[0], t, lead, side, 0, -1, ttk, ttd, mv, fr, P))
 
 
 def solve_target(deal, trump, leader, declarer, partner=None, *, kind: str, target: int) -> bool:
@@ -225,12 +226,15 @@ def solve_batch(
     side_mask: int,
     out: np.ndarray | None = None,
     mode: str = "max",
+    guess: int = -1,
 ) -> np.ndarray:
     """Tricks of the declaring side for every deal of ``hands`` (uint64[M, 4]), in parallel.
 
     ``mode="max"``: the side maximises its tricks; ``mode="min"``: the side minimises them
     (misère play) while the others try to give it tricks. ``out`` (int8[M]) is filled and
-    returned if given. Results do not depend on the number of numba threads.
+    returned if given. ``guess``: the count to try first (e.g. the typical result of similar
+    deals; -1 = the solver's own guess); it changes the work, never the answer. Results do
+    not depend on the number of numba threads.
     """
     if mode not in _MODES:
         raise SolverInputError(f"unknown mode {mode!r} (use max or min)")
@@ -242,8 +246,11 @@ def solve_batch(
     if m:
         from ._driver import batch_value
 
-        batch_value(_to_lanes(arr), int(trump), int(leader), int(side_mask), _MODES[mode], out,
-                    *_batch_workspaces())
+        g = int(guess)
+        if g > 13:
+            g = 13
+        batch_value(_to_lanes(arr), int(trump), int(leader), int(side_mask), _MODES[mode], g,
+                    out, *_batch_workspaces())
     return out
 
 
@@ -272,6 +279,52 @@ def solve_batch_target(
 
         batch_question(_to_lanes(arr), int(trump), int(leader), int(side_mask), k, tgt, out,
                        *_batch_workspaces())
+    return out
+
+
+def value_job(trump: int, leader: int, side_mask: int, mode: str = "max",
+              guess: int = -1) -> tuple[int, ...]:
+    """A row for :func:`solve_jobs`: the tricks of the side (as :func:`solve_batch`)."""
+    if mode not in _MODES:
+        raise SolverInputError(f"unknown mode {mode!r} (use max or min)")
+    _check_scalar(trump, leader, side_mask)
+    return (int(trump), int(leader), int(side_mask), 0, _MODES[mode], min(int(guess), 13))
+
+
+def question_job(trump: int, leader: int, side_mask: int, kind: str,
+                 target: int) -> tuple[int, ...]:
+    """A row for :func:`solve_jobs`: a yes/no question (as :func:`solve_batch_target`)."""
+    k = _kind(kind)
+    tgt = _target(target)
+    _check_scalar(trump, leader, side_mask)
+    return (int(trump), int(leader), int(side_mask), 1, k, tgt)
+
+
+def solve_jobs(hands: np.ndarray, jobs: np.ndarray) -> np.ndarray:
+    """Different games in one parallel batch: ``out[i]`` (int8) answers job ``jobs[i]`` (a row
+    made by :func:`value_job` or :func:`question_job`) on deal ``hands[i]``: the tricks, or
+    1 / 0 for a question. One call balances the workers over all the games (a slow deal of
+    one game no longer leaves a worker idle while it waits for the next call)."""
+    arr = _as_batch(hands)
+    jb = np.ascontiguousarray(np.asarray(jobs, dtype=np.int64))
+    if jb.ndim != 2 or jb.shape != (arr.shape[0], 6):
+        raise SolverInputError(f"jobs must have shape ({arr.shape[0]}, 6), got {jb.shape}")
+    if jb.size:
+        ok = ((jb[:, 0] >= 0) & (jb[:, 0] <= 4) & (jb[:, 1] >= 0) & (jb[:, 1] <= 3)
+              & (jb[:, 2] >= 1) & (jb[:, 2] <= 14) & (jb[:, 3] >= 0) & (jb[:, 3] <= 1)
+              & (jb[:, 4] >= 0) & (jb[:, 4] <= np.where(jb[:, 3] == 0, 1, 2)) & (jb[:, 5] >= -1)
+              & (jb[:, 5] <= 14))
+        if not ok.all():
+            i = int(np.argmin(ok))
+            raise SolverInputError(f"job {i} is not a row made by value_job / question_job: "
+                                   f"{jb[i].tolist()}")
+    for t in np.unique(jb[:, 0]):
+        _check_hands(arr[jb[:, 0] == t], int(t))
+    out = np.empty(arr.shape[0], dtype=np.int8)
+    if arr.shape[0]:
+        from ._driver import batch_jobs
+
+        batch_jobs(_to_lanes(arr), jb, out, *_batch_workspaces())
     return out
 
 

@@ -36,8 +36,19 @@ KIND_AT_LEAST = 0
 KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
+# columns of a job row (``batch_jobs``): the game, then what is asked
+J_TRUMP = 0
+J_LEADER = 1
+J_SIDE = 2
+J_OP = 3  # OP_VALUE: tricks (J_ARG = mode, J_TARGET = first guess); OP_QUESTION: yes/no
+J_ARG = 4  # (J_ARG = kind, J_TARGET = target)
+J_TARGET = 5
+J_SIZE = 6
+OP_VALUE = 0
+OP_QUESTION = 1
+
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 74  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 75  # bump with every change to _search.py: numba's cache does not track that file
 
 
 @njit(**JIT)
@@ -93,11 +104,13 @@ def _reach(hl, ttk, ttd, mv, fr, P, leader, target):
 
 
 @njit(**JIT)
-def solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P):
+def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
     """Tricks of ``side`` under best play: mode 0 = side maximises, 1 = side minimises.
 
     Zero-window searches with a moving target (MTD(f)-like); all probes share the
-    transposition table, whose entries are bounds valid for any target.
+    transposition table, whose entries are bounds valid for any target. ``guess`` is the
+    first target to try (a caller that has solved similar deals knows a good one); -1: the
+    quick tricks of the side on lead. The answer does not depend on it, only the work.
     """
     countmask = side
     maxmask = side if mode == MODE_MAX else 15 ^ side
@@ -106,7 +119,9 @@ def solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P):
     lo = 0
     hi = n
     # first guess: the quick tricks of whoever is on lead
-    if mode == MODE_MAX:
+    if guess >= 0:
+        g = guess
+    elif mode == MODE_MAX:
         # (the bound's relevant ranks go to frame row 0, which the search overwrites)
         if (side >> leader) & 1:
             g = quick_tricks(hl, leader, trump, 15 ^ side, n, n, fr, 0, 0)
@@ -164,7 +179,8 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
 
 
 @njit(**JIT)
-def solve_range_value(lanes, next_deal, trump, leader, side, mode, out, ttk, ttd, mv, fr, P):
+def solve_range_value(lanes, next_deal, trump, leader, side, mode, guess, out, ttk, ttd, mv, fr,
+                      P):
     """Serial body of the batch value kernel: takes the next unsolved deal (an atomic counter
     shared by the workers) until none is left."""
     hl = np.empty(16, dtype=np.int64)
@@ -175,7 +191,7 @@ def solve_range_value(lanes, next_deal, trump, leader, side, mode, out, ttk, ttd
             break
         for j in range(16):
             hl[j] = lanes[i, j]
-        out[i] = solve_value(hl, trump, leader, side, mode, ttk, ttd, mv, fr, P)
+        out[i] = solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P)
 
 
 @njit(**JIT)
@@ -194,9 +210,9 @@ def solve_range_question(lanes, next_deal, trump, leader, side, kind, target, ou
 
 
 @njit(**JIT_PARALLEL)
-def batch_value(lanes, trump, leader, side, mode, out, ttk, ttd, mv, fr, P):
+def batch_value(lanes, trump, leader, side, mode, guess, out, ttk, ttd, mv, fr, P):
     """``out[i]`` = tricks of ``side`` in deal ``i``; parallel over deals, one workspace (row
-    of the stacked arrays from ``new_workspaces``) per worker.
+    of the stacked arrays from ``new_workspaces``) per worker; ``guess`` as ``solve_value``.
 
     Each worker takes the next unsolved deal when it is free (an atomic counter), so one slow
     deal does not leave the other threads idle; every answer is exact, so the output does not
@@ -208,8 +224,8 @@ def batch_value(lanes, trump, leader, side, mode, out, ttk, ttd, mv, fr, P):
         nw = m
     next_deal = np.zeros(1, dtype=np.int64)
     for w in prange(nw):
-        solve_range_value(lanes, next_deal, trump, leader, side, mode, out, ttk[w], ttd[w], mv[w],
-                          fr[w], P[w])
+        solve_range_value(lanes, next_deal, trump, leader, side, mode, guess, out, ttk[w], ttd[w],
+                          mv[w], fr[w], P[w])
 
 
 @njit(**JIT_PARALLEL)
@@ -223,3 +239,41 @@ def batch_question(lanes, trump, leader, side, kind, target, out, ttk, ttd, mv, 
     for w in prange(nw):
         solve_range_question(lanes, next_deal, trump, leader, side, kind, target, out, ttk[w],
                              ttd[w], mv[w], fr[w], P[w])
+
+
+@njit(**JIT)
+def solve_range_jobs(lanes, jobs, next_job, out, ttk, ttd, mv, fr, P):
+    """Serial body of ``batch_jobs``: takes the next unsolved job until none is left."""
+    hl = np.empty(16, dtype=np.int64)
+    m = lanes.shape[0]
+    while True:
+        i = fetch_add(next_job, 0, 1)
+        if i >= m:
+            break
+        for j in range(16):
+            hl[j] = lanes[i, j]
+        tr = jobs[i, J_TRUMP]
+        ld = jobs[i, J_LEADER]
+        sd = jobs[i, J_SIDE]
+        if jobs[i, J_OP] == OP_VALUE:
+            out[i] = solve_value(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk, ttd,
+                                 mv, fr, P)
+        else:
+            out[i] = 1 if solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
+                                         ttd, mv, fr, P) else 0
+
+
+@njit(**JIT_PARALLEL)
+def batch_jobs(lanes, jobs, out, ttk, ttd, mv, fr, P):
+    """``out[i]`` = the answer of job ``i`` (row ``jobs[i]``: game and question, see ``J_*``)
+    on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job. Different games in
+    one parallel loop, so that one slow search does not leave the other workers idle at the
+    end of each game's batch; every answer is exact, so the output does not depend on the
+    number of threads."""
+    m = lanes.shape[0]
+    nw = P.shape[0]
+    if nw > m:
+        nw = m
+    next_job = np.zeros(1, dtype=np.int64)
+    for w in prange(nw):
+        solve_range_jobs(lanes, jobs, next_job, out, ttk[w], ttd[w], mv[w], fr[w], P[w])
