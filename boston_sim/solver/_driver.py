@@ -51,36 +51,31 @@ _GEN_LIMIT = (1 << 22) - 1
 _REVISION = 75  # bump with every change to _search.py: numba's cache does not track that file
 
 
-@njit(**JIT)
 def new_workspace(tt_bits):
-    """Per-worker scratch: transposition table, move buffer, parameter block."""
-    size = 1 << tt_bits
-    heads = size >> 2
-    ttk = np.full(7 * size, -1, dtype=np.int64)
-    ttd = np.zeros(size + heads, dtype=np.int64)
-    mv = np.zeros((MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
-    P = np.zeros(P_SIZE, dtype=np.int64)
-    P[P_TTMASK] = heads - 1
-    P[P_POOL] = size
-    fr = np.zeros((MAX_PLY, F_SIZE), dtype=np.int64)
-    return ttk, ttd, mv, fr, P
+    """Per-worker scratch: transposition table, move buffer, parameter block.
+
+    Plain numpy (not a kernel) on purpose: ``np.zeros`` of a large array maps zero pages
+    that are only paid for when a search first touches them, so a big table costs nothing at
+    start-up. Zero is a valid empty table: every slot is read only through a chain whose head
+    carries the current generation (which starts at 1), and a slot is written before any
+    chain points to it."""
+    ttk, ttd, mv, fr, P = new_workspaces(1, tt_bits)
+    return ttk[0], ttd[0], mv[0], fr[0], P[0]
 
 
-@njit(**JIT)
 def new_workspaces(n, tt_bits):
     """``n`` workspaces stacked (row ``w`` is worker ``w``'s), for the parallel batch kernels.
     The wrappers keep them between calls: a new game only bumps the table generation, so
     nothing is re-allocated or re-zeroed per batch."""
     size = 1 << tt_bits
     heads = size >> 2
-    ttk = np.full((n, 7 * size), -1, dtype=np.int64)
+    ttk = np.zeros((n, 7 * size), dtype=np.int64)
     ttd = np.zeros((n, size + heads), dtype=np.int64)
     mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros((n, P_SIZE), dtype=np.int64)
     fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)
-    for w in range(n):
-        P[w, P_TTMASK] = heads - 1
-        P[w, P_POOL] = size
+    P[:, P_TTMASK] = heads - 1
+    P[:, P_POOL] = size
     return ttk, ttd, mv, fr, P
 
 
