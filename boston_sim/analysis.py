@@ -85,6 +85,9 @@ MAX_SAMPLES = 20_000
 PRECISION_START = 200
 """First chunk drawn by ``precision=`` mode when ``samples`` is not given."""
 
+PILOT = 8
+"""Deals a trick search solves before the others of its first round, to learn a first guess."""
+
 JOB_CHUNK = 256
 """Searches handed to the solver per call: the progress bar moves between calls, and every
 call ends with workers idle until its slowest search is done, so not too few."""
@@ -351,6 +354,10 @@ class _Solver:
         all in one parallel batch (:func:`solver.solve_jobs`): trick searches first, the
         usually quick misère questions last, so they fill the workers' idle tail."""
         s = self._solver
+        fresh = [k for k in keys if k.mode == "max" and len(self.results[k]) == 0]
+        if fresh and n > 2 * PILOT:
+            # a few deals first, so that the rest start from their median (_first_guess)
+            self.solve_to(fresh, PILOT)
         order = sorted(keys, key=lambda k: k.mode != "max")
         hands: list[np.ndarray] = []
         jobs: list[np.ndarray] = []
