@@ -712,13 +712,21 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
         if active:
             continue
         active = [k for k in solver.keys if k not in settled]
+        if precision is not None:
+            # the SE asked for is that of the best priced candidate (the bid, or the rung
+            # that "pass" is compared with): its search goes on even when plainly negative
+            priced = [(st["ev_net"], c.key) for c, st in result["cand_stats"] if st["priced"]]
+            if priced:
+                best_key = max(priced, key=lambda x: x[0])[1]
+                if best_key not in active:
+                    active.append(best_key)
         if precision is None:
             if not active or m >= cap:
                 break
             m = min(cap, m + ROUND)
         else:
             se = result["rec_se"]
-            if (se is not None and se <= precision) or m >= cap:
+            if (se is not None and se <= precision) or m >= cap or not active:
                 break
             grow = m if se is None else int(m * ((se / precision) ** 2 * 1.1 - 1)) + 1
             m += max(100, min(grow, cap - m))

@@ -296,3 +296,4 @@ def test_fixed_samples_solve_every_search_on_every_sample():
     a = analyze(MIXED, samples=12, seed=2)
     assert (a.table["samples"] == 12).all()
     assert not any("settled early" in note for note in a.notes)
+
