@@ -493,7 +493,7 @@ def rows_of(analysis: Any, job: Job) -> list[dict[str, Any]]:
             "cvar5": _num(r.get("cvar5")),
             "recommended": bool(r.get("recommended", str(r["rung"]) == recommended)),
             "n_rungs": len(recs),
-            "samples": int(analysis.samples),
+            "samples": int(r.get("samples", analysis.samples)),  # the row's own deals
             "seed": int(job.seed),
             "runner_up": "" if runner is None else str(runner),
             "diff_se": diff_se,
@@ -820,7 +820,7 @@ def summarize_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "runner_up_name": run_name,
             "runner_up_ev_net": run_ev,
             "diff_se": first["diff_se"],
-            "samples": first["samples"],
+            "samples": max(r["samples"] for r in rs),  # deals drawn (settled rungs use fewer)
             "seed": first["seed"],
         })
     return out

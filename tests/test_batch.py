@@ -250,3 +250,22 @@ def test_missing_results_and_unknown_format(tmp_path: Path) -> None:
     (tmp_path / "x.xlsx").write_text("")
     with pytest.raises(ValueError, match="format"):
         load_results(tmp_path / "x.xlsx")
+
+
+def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatch) -> None:
+    import boston_sim.analysis as an
+    from boston_sim.batch import Job, rows_of, summarize_rows
+
+    # small rounds so that the hopeless misère stops after one round and Solo goes on
+    monkeypatch.setattr(an, "ROUND", 4)
+    monkeypatch.setattr(an, "DEFAULT_SAMPLES", 12)
+    monkeypatch.setattr(an, "SE_TARGET", 0.3)
+    job = Job(index=0, line=1, hand="AKQJT98.AK.A2.32", seat="eldest", rules=str(QUICK),
+              seed=5, turnup="S2")  # spades trumps: Solo is the bid
+    a = an.analyze(job.hand, seat=job.seat, rules=job.rules, seed=job.seed, turnup="S2")
+    assert a.recommended == "solo"
+    rows = rows_of(a, job)
+    got = {r["rung"]: r["samples"] for r in rows}
+    want = dict(zip(a.rungs["rung"], a.rungs["samples"]))
+    assert got == want and max(got.values()) == 12 and min(got.values()) < 12
+    assert summarize_rows(rows)[0]["samples"] == 12
