@@ -985,6 +985,17 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 and ((countmask >> seat) & 1) == 0):
             if forced_win(hl, seat, trump, lowbit_index(countmask), fr, ply, F_T):
                 return 1
+        lens, w1, w2 = position_key(hl)
+        fr[ply, F_LENS] = lens
+        fr[ply, F_W1] = w1
+        fr[ply, F_W2] = w2
+        ans, slot = tt_lookup(ttk, ttd, P, lens, w1, w2, seat, need)
+        if ans >= 0:
+            for s in range(4):
+                m = ttk[7 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
+                d = popcount(m & 0x0FFFFFFF) >> 1
+                fr[ply, F_T + s] = kth_rank(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s], d)
+            return ans
         # quick tricks of the side on lead (only meaningful in the plain max game)
         if not exact and P[P_MAXMASK] == countmask:
             cut = -1
@@ -999,17 +1010,6 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 for s in range(4):
                     fr[ply, F_T + s] = fr[ply, F_Q + s]
                 return cut
-        lens, w1, w2 = position_key(hl)
-        fr[ply, F_LENS] = lens
-        fr[ply, F_W1] = w1
-        fr[ply, F_W2] = w2
-        ans, slot = tt_lookup(ttk, ttd, P, lens, w1, w2, seat, need)
-        if ans >= 0:
-            for s in range(4):
-                m = ttk[7 * slot + 3 + (s >> 1)] >> (32 * (s & 1))
-                d = popcount(m & 0x0FFFFFFF) >> 1
-                fr[ply, F_T + s] = kth_rank(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s], d)
-            return ans
         if slot >= 0:
             m = (ttd[slot] >> _MOVE_SHIFT) & 0xFF
             s = m >> 4
