@@ -118,28 +118,37 @@ def test_first_guess_changes_the_work_not_the_answer():
             assert (solve_batch(deals, trump, 0, side, guess=guess) == base).all()
 
 
-def test_mixed_jobs_answer_as_the_single_game_batches():
-    from boston_sim.solver import question_job, solve_jobs, value_job
+def test_mixed_jobs_answer_as_the_serial_solver():
+    from boston_sim.solver import (_driver, _to_lanes, _workspace, question_job, solve_jobs,
+                                   value_job)
 
     deals = _random_endings(10, 5, 12)
+    lanes = _to_lanes(deals)
+    ws = _workspace()
+
+    def serial_value(trump, leader, side, mode):
+        return [_driver.solve_value(lanes[i].copy(), trump, leader, side, mode, -1, *ws)
+                for i in range(len(deals))]
+
+    def serial_question(trump, leader, side, kind, target):
+        return [int(_driver.solve_question(lanes[i].copy(), trump, leader, side, kind, target,
+                                           *ws)) for i in range(len(deals))]
+
     games = [
-        (value_job(1, 0, 0b0001), solve_batch(deals, 1, 0, 0b0001)),
-        (value_job(4, 2, 0b0101, "min"), solve_batch(deals, 4, 2, 0b0101, mode="min")),
-        (value_job(0, 3, 0b0001, guess=2), solve_batch(deals, 0, 3, 0b0001)),
-        (question_job(4, 1, 0b0001, "at_most", 0),
-         solve_batch_target(deals, 4, 1, 0b0001, "at_most", 0)),
-        (question_job(3, 0, 0b0010, "exactly", 1),
-         solve_batch_target(deals, 3, 0, 0b0010, "exactly", 1)),
+        (value_job(1, 0, 0b0001), serial_value(1, 0, 0b0001, 0)),
+        (value_job(4, 2, 0b0101, "min"), serial_value(4, 2, 0b0101, 1)),
+        (value_job(0, 3, 0b0001, guess=2), serial_value(0, 3, 0b0001, 0)),
+        (question_job(4, 1, 0b0001, "at_most", 0), serial_question(4, 1, 0b0001, 1, 0)),
+        (question_job(3, 0, 0b0010, "exactly", 1), serial_question(3, 0, 0b0010, 2, 1)),
     ]
-    # every game on every deal, interleaved in one call
+    # every game on every deal, interleaved in one parallel call
     hands = np.concatenate([deals] * len(games))
     jobs = np.concatenate([np.tile(np.asarray(row), (len(deals), 1)) for row, _ in games])
     order = np.random.default_rng(0).permutation(len(hands))
     out = np.empty(len(hands), dtype=np.int8)
     out[order] = solve_jobs(hands[order], jobs[order])
     for k, (_, want) in enumerate(games):
-        got = out[k * len(deals) : (k + 1) * len(deals)]
-        assert (got == want.astype(np.int8)).all()
+        assert out[k * len(deals) : (k + 1) * len(deals)].tolist() == want
 
 
 def test_bad_jobs_are_refused():

@@ -236,21 +236,11 @@ def solve_batch(
     deals; -1 = the solver's own guess); it changes the work, never the answer. Results do
     not depend on the number of numba threads.
     """
-    if mode not in _MODES:
-        raise SolverInputError(f"unknown mode {mode!r} (use max or min)")
-    _check_scalar(trump, leader, side_mask)
+    row = value_job(trump, leader, side_mask, mode, guess)
     arr = _as_batch(hands)
     _check_hands(arr, int(trump))
-    m = arr.shape[0]
-    out = _out(out, m, np.int8)
-    if m:
-        from ._driver import batch_value
-
-        g = int(guess)
-        if g > 13:
-            g = 13
-        batch_value(_to_lanes(arr), int(trump), int(leader), int(side_mask), _MODES[mode], g,
-                    out, *_batch_workspaces())
+    out = _out(out, arr.shape[0], np.int8)
+    out[:] = _run_jobs(arr, row)
     return out
 
 
@@ -267,18 +257,11 @@ def solve_batch_target(
 
     ``kind`` is ``"at_least"``, ``"at_most"`` or ``"exactly"`` (see :func:`solve_target`).
     """
-    k = _kind(kind)
-    tgt = _target(target)
-    _check_scalar(trump, leader, side_mask)
+    row = question_job(trump, leader, side_mask, kind, target)
     arr = _as_batch(hands)
     _check_hands(arr, int(trump))
-    m = arr.shape[0]
-    out = _out(out, m, np.bool_)
-    if m:
-        from ._driver import batch_question
-
-        batch_question(_to_lanes(arr), int(trump), int(leader), int(side_mask), k, tgt, out,
-                       *_batch_workspaces())
+    out = _out(out, arr.shape[0], np.bool_)
+    out[:] = _run_jobs(arr, row) == 1
     return out
 
 
@@ -320,11 +303,20 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray) -> np.ndarray:
                                    f"{jb[i].tolist()}")
     for t in np.unique(jb[:, 0]):
         _check_hands(arr[jb[:, 0] == t], int(t))
-    out = np.empty(arr.shape[0], dtype=np.int8)
-    if arr.shape[0]:
+    return _run_jobs(arr, jb)
+
+
+def _run_jobs(arr: np.ndarray, jobs) -> np.ndarray:
+    """The parallel kernel on validated deals; ``jobs``: one row per deal, or one row for all."""
+    m = arr.shape[0]
+    jb = np.asarray(jobs, dtype=np.int64)
+    if jb.ndim == 1:
+        jb = np.tile(jb, (m, 1))
+    out = np.empty(m, dtype=np.int8)
+    if m:
         from ._driver import batch_jobs
 
-        batch_jobs(_to_lanes(arr), jb, out, *_batch_workspaces())
+        batch_jobs(_to_lanes(arr), np.ascontiguousarray(jb), out, *_batch_workspaces())
     return out
 
 

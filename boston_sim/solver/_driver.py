@@ -43,7 +43,6 @@ J_SIDE = 2
 J_OP = 3  # OP_VALUE: tricks (J_ARG = mode, J_TARGET = first guess); OP_QUESTION: yes/no
 J_ARG = 4  # (J_ARG = kind, J_TARGET = target)
 J_TARGET = 5
-J_SIZE = 6
 OP_VALUE = 0
 OP_QUESTION = 1
 
@@ -174,69 +173,6 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
 
 
 @njit(**JIT)
-def solve_range_value(lanes, next_deal, trump, leader, side, mode, guess, out, ttk, ttd, mv, fr,
-                      P):
-    """Serial body of the batch value kernel: takes the next unsolved deal (an atomic counter
-    shared by the workers) until none is left."""
-    hl = np.empty(16, dtype=np.int64)
-    m = lanes.shape[0]
-    while True:
-        i = fetch_add(next_deal, 0, 1)
-        if i >= m:
-            break
-        for j in range(16):
-            hl[j] = lanes[i, j]
-        out[i] = solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P)
-
-
-@njit(**JIT)
-def solve_range_question(lanes, next_deal, trump, leader, side, kind, target, out, ttk, ttd, mv,
-                         fr, P):
-    """Serial body of the batch yes/no kernel (deals handed out as ``solve_range_value``)."""
-    hl = np.empty(16, dtype=np.int64)
-    m = lanes.shape[0]
-    while True:
-        i = fetch_add(next_deal, 0, 1)
-        if i >= m:
-            break
-        for j in range(16):
-            hl[j] = lanes[i, j]
-        out[i] = solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P)
-
-
-@njit(**JIT_PARALLEL)
-def batch_value(lanes, trump, leader, side, mode, guess, out, ttk, ttd, mv, fr, P):
-    """``out[i]`` = tricks of ``side`` in deal ``i``; parallel over deals, one workspace (row
-    of the stacked arrays from ``new_workspaces``) per worker; ``guess`` as ``solve_value``.
-
-    Each worker takes the next unsolved deal when it is free (an atomic counter), so one slow
-    deal does not leave the other threads idle; every answer is exact, so the output does not
-    depend on the number of threads or on which worker solved which deal.
-    """
-    m = lanes.shape[0]
-    nw = P.shape[0]
-    if nw > m:
-        nw = m
-    next_deal = np.zeros(1, dtype=np.int64)
-    for w in prange(nw):
-        solve_range_value(lanes, next_deal, trump, leader, side, mode, guess, out, ttk[w], ttd[w],
-                          mv[w], fr[w], P[w])
-
-
-@njit(**JIT_PARALLEL)
-def batch_question(lanes, trump, leader, side, kind, target, out, ttk, ttd, mv, fr, P):
-    """``out[i]`` = yes/no answer for deal ``i``; parallel over deals as ``batch_value``."""
-    m = lanes.shape[0]
-    nw = P.shape[0]
-    if nw > m:
-        nw = m
-    next_deal = np.zeros(1, dtype=np.int64)
-    for w in prange(nw):
-        solve_range_question(lanes, next_deal, trump, leader, side, kind, target, out, ttk[w],
-                             ttd[w], mv[w], fr[w], P[w])
-
-
-@njit(**JIT)
 def solve_range_jobs(lanes, jobs, next_job, out, ttk, ttd, mv, fr, P):
     """Serial body of ``batch_jobs``: takes the next unsolved job until none is left."""
     hl = np.empty(16, dtype=np.int64)
@@ -261,10 +197,12 @@ def solve_range_jobs(lanes, jobs, next_job, out, ttk, ttd, mv, fr, P):
 @njit(**JIT_PARALLEL)
 def batch_jobs(lanes, jobs, out, ttk, ttd, mv, fr, P):
     """``out[i]`` = the answer of job ``i`` (row ``jobs[i]``: game and question, see ``J_*``)
-    on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job. Different games in
-    one parallel loop, so that one slow search does not leave the other workers idle at the
-    end of each game's batch; every answer is exact, so the output does not depend on the
-    number of threads."""
+    on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job. The one parallel
+    kernel (every batch entry point calls it): one workspace (row of the stacked arrays from
+    ``new_workspaces``) per worker; each worker takes the next unsolved job when it is free
+    (an atomic counter), so one slow search, whatever its game, does not leave the others
+    idle. Every answer is exact, so the output does not depend on the number of threads or
+    on which worker solved which job."""
     m = lanes.shape[0]
     nw = P.shape[0]
     if nw > m:
