@@ -11,12 +11,16 @@ indexing operation::
     pay = rules.payment_vector("eight")      # float64[14], per adversary, t = 0..13
     net = rules.net_vector("eight")          # float64[14], net to the declarer
     ev = net[tricks].mean()                  # tricks: int8[M] from the solver
+    table = rules.payment_table()            # float64[n_rungs, 14], one row per rung
 
 Conventions (RULES.md §0):
 
 * ``t`` is the number of tricks won by the declaring side (declarer, or declarer + partner
-  in pair rungs). Entries for impossible ``t`` (13 in a 12-trick rung) and every entry of
-  an unpriced rung are NaN.
+  in pair rungs). Entries for impossible ``t`` (13 in a 12-trick rung, where every player
+  discards one card, ``discard = "all_one"``) and every entry of an unpriced rung are NaN.
+* A tariff that depends on the declarer's chosen trump (Russian independence, A-43) needs
+  the trump (and the senior suit) or, for the dense tables, ``senior_trump``: nothing is
+  guessed.
 * The per-adversary amount is what the declarer receives from (positive) or pays to
   (negative) each adversary who pays. ``payers`` adversaries pay it: 3 for a single player
   against three; for pair rungs (Solo Whist Proposal, Russian pairs) the amount is what one
@@ -52,7 +56,9 @@ TRUMP_RULES = ("declarer_choice", "declarer_choice_or_nt", "turnup", "junior", "
 LEADERS = ("eldest", "declarer", "declarer_left")
 SIDES = ("alone", "pair")
 EXPOSURES = ("none", "before_first_lead", "after_first_trick")
+DISCARDS = ("none", "all_one")
 PAYMENT_TYPES = ("table", "linear", "flat", "none")
+PARTOUT_RULES = ("none", "red_counters")
 SUIT_RULES = ("preference", "fixed", "junior_senior", "turnup")
 STRAIN_LETTERS = ("S", "H", "D", "C", "NT")
 MAX_TRICKS = 13
@@ -63,7 +69,7 @@ _A_NUMBER = re.compile(r"^A-\d\d$")
 # Fields of a rung record; required unless a default exists (here or in [rung_defaults]).
 _RUNG_FIELD_DEFAULTS: dict[str, Any] = {
     "aliases": [],
-    "tricks": 13,
+    "discard": "none",
     "exposed": "none",
     "stop_early": False,
     "pool_bid": False,
@@ -91,7 +97,22 @@ _TOP_KNOWN = {
     "as_printed",
     "notes",
 }
-_RUNG_KNOWN = set(_RUNG_REQUIRED) | set(_RUNG_FIELD_DEFAULTS) | {"rank", "optional"}
+_RUNG_KNOWN = (
+    set(_RUNG_REQUIRED) | set(_RUNG_FIELD_DEFAULTS) | {"rank", "optional", "tricks", "above"}
+)
+# Options the code itself interprets, by name: the values it knows. A rule-set file that
+# declares one of these must offer only these values (any subset), or a number >= the bound.
+_KNOWN_CHOICES = {
+    "slam_failure": ("played_out", "one_trick", "tricks_before_first_loss"),  # A-09
+    "boston_card_mode": ("trump", "own_suit_top", "off"),  # A-40
+    "boston_bonus": ("any_holder", "declarer_only"),  # A-50
+}
+_NUMBER_MIN = {"pool": 0}  # a pool (A-07) is won on success and paid on failure: never < 0
+# Tricks played under each discard rule (RULES.md §1.6: "all_one" = every player discards
+# one card face down, so 12 tricks are played).
+_TRICKS_BY_DISCARD = {"none": 13, "all_one": 12}
+# Trump rules under which the declarer chooses the suit, so that a tariff may depend on it.
+_CHOSEN_TRUMP = ("declarer_choice", "declarer_choice_or_nt")
 
 
 # --------------------------------------------------------------------------- data classes
@@ -102,11 +123,15 @@ class Rung:
     """One call of a ladder (RULES.md §1.6).
 
     ``kind``: ``at_least`` (t >= target), ``zero`` (t == 0) or ``exactly`` (t == target).
-    ``trump``: one of :data:`TRUMP_RULES`. ``tricks``: 13, or 12 when every player discards
-    one card face down. ``exposed``: ``None`` or ``"before_first_lead"`` /
-    ``"after_first_trick"``. ``leader``: ``eldest`` / ``declarer`` / ``declarer_left``.
-    ``side``: ``alone`` (1 v 3) or ``pair`` (2 v 2). ``payers``: how many adversaries pay the
-    per-adversary amount. ``priced`` is False where the seed gives no payment.
+    ``trump``: one of :data:`TRUMP_RULES`. ``discard``: ``None``, or ``"all_one"`` when every
+    player discards one card face down before the play (RULES.md §1.5, §1.6).
+    ``tricks``: the tricks played, 13, or 12 with ``discard == "all_one"``.
+    ``exposed``: ``None`` or ``"before_first_lead"`` / ``"after_first_trick"``. ``leader``:
+    ``eldest`` / ``declarer`` / ``declarer_left``. ``side``: ``alone`` (1 v 3) or ``pair``
+    (2 v 2). ``payers``: how many adversaries pay the per-adversary amount. ``priced`` is
+    False where the seed gives no payment. ``above``: for a rung placed between trick bids
+    (misères, Piccolissimo), the id of the rung it ranks immediately above, as the seed
+    places it; the loader checks it against the listed order.
     """
 
     id: str
@@ -128,6 +153,14 @@ class Rung:
     aliases: tuple[str, ...] = ()
     note: str = ""
     payment: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    discard: str | None = None
+    above: str | None = None
+
+    @property
+    def trump_dependent(self) -> bool:
+        """Whether the tariff depends on the declarer's chosen trump (Russian independence:
+        another tariff when the trump is the senior suit, A-43)."""
+        return self.priced and "senior" in self.payment and self.trump in _CHOSEN_TRUMP
 
     def success(self, tricks: int) -> bool:
         """Whether ``tricks`` won by the declaring side fulfil this contract."""
@@ -209,9 +242,9 @@ class OptionSpec:
     def describe(self) -> str:
         if self.choices is not None:
             return "|".join(str(c) for c in self.choices)
-        lo = "" if self.minimum is None else f">= {self.minimum:g}"
-        hi = "" if self.maximum is None else f"<= {self.maximum:g}"
-        return " and ".join(x for x in ("a number", lo, hi) if x)
+        lo = "" if self.minimum is None else f" >= {self.minimum:g}"
+        hi = "" if self.maximum is None else f" <= {self.maximum:g}"
+        return "a number" + lo + (" and" if lo and hi else "") + hi
 
     def coerce(self, value: Any) -> Any:
         """Check and convert a user value (CLI values arrive as strings)."""
@@ -274,6 +307,7 @@ class RuleSet:
     multiplier_option: str | None = None
     boston_bonus: Mapping[str, Any] | None = None
     partout: bool = False
+    as_printed: Mapping[str, Any] | None = None
     _lookup: dict[str, str] = field(default_factory=dict, repr=False)
     _cache: dict[Any, np.ndarray] = field(default_factory=dict, repr=False)
 
@@ -306,6 +340,23 @@ class RuleSet:
         v = self.options.get("red_in_white")
         return None if v is None else float(v)
 
+    def misere_partout(self, tricks: list[int]) -> list[float]:
+        """This rule set's all-pass Misère Partout (classic Boston, RULES.md §2.1.5): each
+        player's result in the rule set's unit (white counters, positive = receives).
+
+        The seed settles it in red counters (:func:`misere_partout_red`); they are converted
+        at the rule set's option ``red_in_white`` (A-02, A-15). A rule set whose file does
+        not declare ``partout = "red_counters"`` has no misère partout: RulesError.
+        """
+        if not self.partout:
+            raise RulesError(
+                f"{self.id} has no misère partout (the all-pass game of classic Boston, "
+                "RULES.md §2.1.5; its file declares none)"
+            )
+        ratio = self.red_in_white
+        assert ratio is not None  # the loader requires the option with partout (A-02)
+        return [r * ratio for r in misere_partout_red(tricks)]
+
     # ------------------------------------------------------------------ scoring
 
     def payment_vector(
@@ -319,7 +370,44 @@ class RuleSet:
         """
         rung = self.rung(rung_id)
         strain = _check_trump(self, rung, trump)
-        params = self._params(rung, strain, context)
+        return self._vector(rung, self._params(rung, strain, context))
+
+    def payment_table(self, senior_trump: bool | None = None) -> np.ndarray:
+        """float64[n_rungs, 14]: :meth:`payment_vector` of every rung, one row per rung in
+        ladder order (row i is ``rungs[i]``, rank i + 1), t = 0..13 tricks in the columns.
+
+        NaN where a rung is unpriced or ``t`` impossible (13 in a 12-trick rung). A rung whose
+        tariff depends on the declarer's chosen trump (:attr:`Rung.trump_dependent`: Russian
+        independence, A-43) takes its senior-suit tariff with ``senior_trump=True`` and its
+        other tariff (junior or plain trump) with ``False``; every other row ignores the
+        argument. Left as None, a rule set with such a rung raises :class:`RulesError`
+        (nothing is guessed). Read-only.
+        """
+        rows = [self._vector(r, self._tariff(r, senior_trump)) for r in self.rungs]
+        out = np.vstack(rows) if rows else np.empty((0, MAX_TRICKS + 1))
+        out.setflags(write=False)
+        return out
+
+    def net_table(self, senior_trump: bool | None = None) -> np.ndarray:
+        """float64[n_rungs, 14]: net to the declarer, as :meth:`net_vector` without a context
+        (``payers * amount`` plus the pool term; no boston-card bonus), rows and
+        ``senior_trump`` as in :meth:`payment_table`."""
+        pay = self.payment_table(senior_trump)
+        pool = float(self.options.get("pool", 0) or 0)
+        rows = []
+        for i, r in enumerate(self.rungs):
+            net = r.payers * pay[i]
+            if pool:
+                ok = r.success_vector()
+                net = net + np.where(
+                    ok, pool if r.pool_bid else 0.0, -pool if r.pool_double else 0.0
+                )
+            rows.append(net)
+        out = np.vstack(rows) if rows else np.empty((0, MAX_TRICKS + 1))
+        out.setflags(write=False)
+        return out
+
+    def _vector(self, rung: Rung, params: Mapping[str, Any]) -> np.ndarray:
         key = ("pay", rung.id, id(params))
         vec = self._cache.get(key)
         if vec is None:
@@ -327,6 +415,16 @@ class RuleSet:
             vec.setflags(write=False)
             self._cache[key] = vec
         return vec
+
+    def _tariff(self, rung: Rung, senior_trump: bool | None) -> Mapping[str, Any]:
+        if not rung.trump_dependent:
+            return rung.payment
+        if senior_trump is None:
+            raise RulesError(
+                f"{rung.id} ({self.id}): the tariff depends on whether the trump is the senior "
+                "suit (A-43); say which (senior_trump=True or False)"
+            )
+        return rung.payment["senior"] if senior_trump else rung.payment
 
     def net_vector(
         self, rung_id: str, trump: str | int | None = None, context: Mapping[str, Any] | None = None
@@ -377,13 +475,13 @@ class RuleSet:
         """The payment record for this rung, switching to its ``senior`` tariff when the
         declarer's free trump choice is the senior suit (A-43)."""
         spec = rung.payment
-        senior_spec = spec.get("senior")
-        if (
-            senior_spec is None
-            or strain is None
-            or rung.trump not in ("declarer_choice", "declarer_choice_or_nt")
-        ):
+        if not rung.trump_dependent:
             return spec
+        if strain is None:
+            raise RulesError(
+                f"{rung.id} ({self.id}): the tariff depends on the trump (senior suit or not, "
+                "A-43); give the trump (CLI --trump) and the senior suit (--senior)"
+            )
         if not context or context.get("senior") is None:
             raise RulesError(
                 f"{rung.id}: the tariff depends on whether the trump is the senior suit (A-43); "
@@ -391,7 +489,7 @@ class RuleSet:
             )
         from .cards import parse_strain
 
-        return senior_spec if parse_strain(context["senior"]) == strain else spec
+        return spec["senior"] if parse_strain(context["senior"]) == strain else spec
 
     # ------------------------------------------------------------------ display helpers
 
@@ -439,8 +537,8 @@ class RuleSet:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready view: ladder, options and dense per-adversary payments."""
         rungs = []
-        for r in self.rungs:
-            pay = self.payment_vector(r.id)
+        other, senior = self.payment_table(False), self.payment_table(True)
+        for i, r in enumerate(self.rungs):
             rd = {
                 "id": r.id,
                 "name": r.name,
@@ -448,7 +546,9 @@ class RuleSet:
                 "kind": r.kind,
                 "target": r.target,
                 "trump": r.trump,
+                "discard": r.discard,
                 "tricks": r.tricks,
+                "above": r.above,
                 "exposed": r.exposed,
                 "leader": r.leader,
                 "side": r.side,
@@ -457,12 +557,12 @@ class RuleSet:
                 "pool_bid": r.pool_bid,
                 "stop_early": r.stop_early,
                 "aliases": list(r.aliases),
-                "payment": _json_vec(pay, r.tricks),
+                # a trump-dependent tariff (A-43): "payment" with a junior or plain trump,
+                # "payment_senior" with the senior suit
+                "payment": _json_vec(other[i], r.tricks),
             }
-            if "senior" in r.payment and r.priced:
-                rd["payment_senior"] = _json_vec(
-                    _payment_vector(self, r, r.payment["senior"]), r.tricks
-                )
+            if r.trump_dependent:
+                rd["payment_senior"] = _json_vec(senior[i], r.tricks)
             if r.note:
                 rd["note"] = r.note
             rungs.append(rd)
@@ -477,12 +577,23 @@ class RuleSet:
             "suit_rule": self.suit_rule,
             "suit_order": list(self.suit_order),
             "suit_classes": list(self.suit_classes),
+            "partout": "red_counters" if self.partout else None,
             "rungs": rungs,
+            "as_printed": _plain(self.as_printed),
         }
 
 
 def _json_vec(vec: np.ndarray, tricks: int) -> list[float | None]:
     return [None if math.isnan(x) else float(x) for x in vec[: tricks + 1]]
+
+
+def _plain(v: Any) -> Any:
+    """A copy of nested TOML data as plain dicts and lists (JSON-ready)."""
+    if isinstance(v, Mapping):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
 
 
 # --------------------------------------------------------------------------- public functions
@@ -501,7 +612,8 @@ def load_rules(name_or_path: str | Path, options: Mapping[str, Any] | None = Non
     :class:`RulesError` naming the file and the field (or the option and allowed values).
     """
     path = _resolve_path(name_or_path)
-    raw = _read_file(str(path), path.stat().st_mtime_ns)
+    st = path.stat()
+    raw = _read_file(str(path), st.st_mtime_ns, st.st_size)
     return _build(raw, path, dict(options or {}))
 
 
@@ -560,13 +672,29 @@ def score(
     )
 
 
-def misere_partout(tricks: list[int], red_in_white: float = 10) -> list[float]:
+def misere_partout(
+    tricks: list[int],
+    rules: RuleSet | str | Path = "boston_foster",
+    options: Mapping[str, Any] | None = None,
+) -> list[float]:
     """Classic Boston's all-pass Grand (Misère Partout), RULES.md §2.1.5, A-15, A-16.
+
+    ``tricks``: the four players' tricks (non-negative, summing to 13). Returns each player's
+    result in white counters (positive = receives), converted from red counters at the rule
+    set's ``red_in_white`` option (A-02; change it with ``options={"red_in_white": x}``).
+    ``rules``: a RuleSet, built-in id or path, as for :func:`score`.
+    """
+    rs = rules.with_options(options) if isinstance(rules, RuleSet) else load_rules(rules, options)
+    return rs.misere_partout(tricks)
+
+
+def misere_partout_red(tricks: list[int]) -> list[float]:
+    """The seed's Misère Partout settlement in red counters (RULES.md §2.1.5, A-16).
 
     ``tricks``: the four players' tricks (non-negative, summing to 13). The players with the
     most tricks (m) lose: each other player j receives (m - t_j) red counters in all, paid in
-    equal shares by the k tied losers. Returns each player's result in WHITE counters
-    (positive = receives), at ``red_in_white`` white per red (A-02: 10).
+    equal shares by the k tied losers. Returns each player's result in red counters
+    (positive = receives).
     """
     if not isinstance(tricks, (list, tuple)) or len(tricks) != 4:
         raise RulesError("misère partout needs the tricks of exactly 4 players")
@@ -587,7 +715,7 @@ def misere_partout(tricks: list[int], red_in_white: float = 10) -> list[float]:
         red[j] += m - tj
         for i in losers:
             red[i] -= (m - tj) / k
-    return [r * float(red_in_white) for r in red]
+    return red
 
 
 def trump_class(
@@ -710,11 +838,13 @@ def _check_trump(rs: RuleSet, rung: Rung, trump: str | int | None) -> int | None
 
 
 def _normalize(text: str) -> str:
-    """Lower-case, accents stripped, runs of spaces/hyphens/underscores -> '_'."""
+    """Lower-case, accents stripped, every run of punctuation or spaces -> '_'.
+
+    So seed wordings match however they are quoted or punctuated (``прикуп "девять взяток в
+    младшую"``, ``Spread (Misère sur table)``, ``little-misere``)."""
     t = unicodedata.normalize("NFKD", text)
-    t = "".join(c for c in t if not unicodedata.combining(c)).lower().strip()
-    t = re.sub(r"[()'\"]", "", t)
-    return re.sub(r"[\s\-_]+", "_", t).strip("_")
+    t = "".join(c for c in t if not unicodedata.combining(c)).lower()
+    return re.sub(r"[\W_]+", "_", t).strip("_")
 
 
 def _resolve_path(name_or_path: str | Path) -> Path:
@@ -726,13 +856,16 @@ def _resolve_path(name_or_path: str | Path) -> Path:
             raise RulesError("empty rule-set name")
         looks_like_path = text.endswith(".toml") or "/" in text or "\\" in text
         if not looks_like_path:
+            # a built-in id first; otherwise an existing file of that name (e.g. "my_rules")
             p = DATA_DIR / f"{text}.toml"
-            if not p.is_file():
-                raise RulesError(
-                    f"unknown rule set {text!r} (built-in: {', '.join(list_rules())}; "
-                    "or give a path to a .toml file)"
-                )
-            return p
+            if p.is_file():
+                return p
+            if Path(text).is_file():
+                return Path(text)
+            raise RulesError(
+                f"unknown rule set {text!r} (built-in: {', '.join(list_rules())}; "
+                "or give the path of a rule-set file)"
+            )
         p = Path(text).expanduser()
     if not p.is_file():
         raise RulesError(f"rule-set file not found: {p}")
@@ -740,10 +873,20 @@ def _resolve_path(name_or_path: str | Path) -> Path:
 
 
 @functools.lru_cache(maxsize=64)
-def _read_file(path: str, mtime_ns: int) -> dict[str, Any]:
+def _read_file(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
+    """The parsed file. Its size and modification time are in the cache key so that an
+    edited file is read again."""
+    with open(path, "rb") as fh:
+        data = fh.read()
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesError(
+            f"{path}: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start}); "
+            "save the file as UTF-8"
+        ) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"{path}: not valid TOML: {e}") from None
 
@@ -794,30 +937,66 @@ def _parse_options(raw: Any, ck: _Checker) -> dict[str, OptionSpec]:
         where = f"options.{name}."
         if not isinstance(o, dict):
             raise ck.fail(f"options.{name}", "expected a table with default and choices or type")
+        for key in o:
+            if key not in ("default", "choices", "type", "min", "max", "unsupported", "help"):
+                raise ck.fail(f"{where}{key}", "unknown field")
         if "default" not in o:
             raise ck.fail(f"{where}default", "missing")
+        help_text = o.get("help", "")
+        if not isinstance(help_text, str):
+            raise ck.fail(f"{where}help", f"expected a string, got {help_text!r}")
         unsupported = o.get("unsupported", {})
-        if not isinstance(unsupported, dict):
-            raise ck.fail(f"{where}unsupported", "expected a table value -> reason")
+        if not isinstance(unsupported, dict) or any(
+            not isinstance(v, str) for v in unsupported.values()
+        ):
+            raise ck.fail(f"{where}unsupported", "expected a table value -> reason (a string)")
         if "choices" in o:
             ch = o["choices"]
-            if not isinstance(ch, list) or not ch:
-                raise ck.fail(f"{where}choices", "expected a non-empty list")
-            spec = OptionSpec(
-                name, None, tuple(ch), unsupported=unsupported, help=str(o.get("help", ""))
-            )
+            if (
+                not isinstance(ch, list)
+                or not ch
+                or any(isinstance(c, (dict, list)) for c in ch)
+                or len({str(c).lower() for c in ch}) != len(ch)
+            ):
+                raise ck.fail(f"{where}choices", "expected a non-empty list of distinct values")
+            for key in ("type", "min", "max"):
+                if key in o:
+                    raise ck.fail(f"{where}{key}", "not allowed with choices")
+            for k in unsupported:
+                if k not in {str(c) for c in ch}:
+                    raise ck.fail(f"{where}unsupported.{k}", "not one of the choices")
+            spec = OptionSpec(name, None, tuple(ch), unsupported=unsupported, help=help_text)
         elif o.get("type") == "number":
+            bounds = {}
+            for key in ("min", "max"):
+                v = o.get(key)
+                if v is not None and not _num(v):
+                    raise ck.fail(f"{where}{key}", f"expected a number, got {v!r}")
+                bounds[key] = v
+            lo, hi = bounds["min"], bounds["max"]
+            if lo is not None and hi is not None and lo > hi:
+                raise ck.fail(f"{where}max", f"{hi!r} is below min")
+            if unsupported:
+                raise ck.fail(f"{where}unsupported", "only options with choices have one")
             spec = OptionSpec(
-                name,
-                None,
-                None,
-                o.get("min"),
-                o.get("max"),
-                unsupported=unsupported,
-                help=str(o.get("help", "")),
+                name, None, None, bounds["min"], bounds["max"], unsupported={}, help=help_text
             )
+        elif "type" in o:
+            raise ck.fail(f"{where}type", f'{o["type"]!r} is not "number" (or give choices)')
         else:
             raise ck.fail(f"{where}choices", 'missing (or give type = "number")')
+        if name in _KNOWN_CHOICES and (
+            spec.choices is None or not set(map(str, spec.choices)) <= set(_KNOWN_CHOICES[name])
+        ):
+            raise ck.fail(
+                f"{where}choices", f"expected choices among {', '.join(_KNOWN_CHOICES[name])}"
+            )
+        if name in _NUMBER_MIN and (
+            spec.choices is not None or spec.minimum is None or spec.minimum < _NUMBER_MIN[name]
+        ):
+            raise ck.fail(
+                f"{where}min", f'expected type = "number" with min >= {_NUMBER_MIN[name]}'
+            )
         try:
             default = spec.coerce(o["default"])
         except RulesError as e:
@@ -834,7 +1013,7 @@ def _resolve_value(
     """A field may be ``{option = "name", value1 = x, value2 = y}``: pick by the option."""
     if isinstance(v, dict) and "option" in v:
         name = v["option"]
-        if name not in specs:
+        if not isinstance(name, str) or name not in specs:
             raise ck.fail(fld, f"refers to undeclared option {name!r}")
         spec = specs[name]
         if spec.choices is None:
@@ -873,24 +1052,51 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
     suit_rule = raw.get("suit_rule", "fixed" if "suit_order" in raw else "preference")
     if suit_rule not in SUIT_RULES:
         raise ck.fail("suit_rule", f"{suit_rule!r} is not one of {', '.join(SUIT_RULES)}")
-    suit_order = tuple(raw.get("suit_order", ()))
+    suit_order = _str_list(raw, "suit_order", ck)
     if suit_rule == "fixed" and (
-        not suit_order
-        or any(s not in STRAIN_LETTERS for s in suit_order)
-        or len(set(suit_order)) != len(suit_order)
+        not suit_order or any(s not in STRAIN_LETTERS for s in suit_order)
     ):
         raise ck.fail("suit_order", "expected distinct strain letters S, H, D, C, NT, high -> low")
-    suit_classes = tuple(raw.get("suit_classes", ()))
+    suit_classes = _str_list(raw, "suit_classes", ck)
     if suit_rule != "fixed" and not suit_classes:
         raise ck.fail("suit_classes", f"missing (needed by suit_rule {suit_rule!r})")
 
     multiplier_option = raw.get("multiplier_option")
-    if multiplier_option is not None and multiplier_option not in specs:
-        raise ck.fail("multiplier_option", f"refers to undeclared option {multiplier_option!r}")
+    if multiplier_option is not None:
+        if not isinstance(multiplier_option, str) or multiplier_option not in specs:
+            raise ck.fail("multiplier_option", f"refers to undeclared option {multiplier_option!r}")
+        if not _positive_option(specs[multiplier_option]):
+            raise ck.fail(
+                f"options.{multiplier_option}",
+                "a multiplier must be a positive number (choices > 0, or min > 0)",
+            )
     bonus = raw.get("boston_card_bonus")
-    if bonus is not None and (not isinstance(bonus, dict) or not _num(bonus.get("amount"))):
-        raise ck.fail("boston_card_bonus.amount", "expected a number")
-    partout = raw.get("partout", "") == "red_counters"
+    if bonus is not None and (
+        not isinstance(bonus, dict)
+        or set(bonus) != {"amount"}
+        or not _num(bonus["amount"])
+        or bonus["amount"] < 0
+    ):
+        raise ck.fail("boston_card_bonus", "expected { amount = a number >= 0 }")
+    partout_rule = raw.get("partout", "none")
+    if partout_rule not in PARTOUT_RULES:
+        raise ck.fail(
+            "partout", f"{partout_rule!r} is not one of {', '.join(map(repr, PARTOUT_RULES))}"
+        )
+    partout = partout_rule == "red_counters"
+    if partout and "red_in_white" not in specs:
+        # red counters are converted at the rule set's red/white ratio (A-02)
+        raise ck.fail("partout", "red counters need the option red_in_white")
+    if "red_in_white" in specs and not _positive_option(specs["red_in_white"]):
+        raise ck.fail(
+            "options.red_in_white", "a red/white ratio must be a positive number (min > 0)"
+        )
+    as_printed = raw.get("as_printed")
+    if as_printed is not None and not isinstance(as_printed, dict):
+        raise ck.fail("as_printed", "expected a table")
+    for key in ("id", "name", "source", "unit"):
+        if not raw[key].strip():
+            raise ck.fail(key, "empty")
 
     tables = raw.get("tables", {})
     if not isinstance(tables, dict) or any(not isinstance(t, dict) for t in tables.values()):
@@ -903,7 +1109,8 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
     if not isinstance(raw_rungs, list) or not raw_rungs:
         raise ck.fail("rungs", "missing or empty (need a [[rungs]] record per call)")
 
-    rungs: list[Rung] = []
+    rungs: list[Rung] = []  # the ladder under these options
+    every: list[Rung] = []  # every record, optional ones included (checked the same)
     for i, rr in enumerate(raw_rungs):
         if not isinstance(rr, dict):
             raise ck.fail(f"rungs[{i}]", "expected a table")
@@ -913,52 +1120,36 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
         for k in rec:
             if k not in _RUNG_KNOWN:
                 raise ck.fail(f"{where}{k}", "unknown field")
-        if rec.get("optional") is not None:
-            if rec["optional"] not in specs:
-                raise ck.fail(
-                    f"{where}optional", f"refers to undeclared option {rec['optional']!r}"
-                )
-            if str(options[rec["optional"]]) in ("off", "False", "false", "0"):
-                continue
-        resolved = {k: _resolve_value(v, options, specs, ck, f"{where}{k}") for k, v in rec.items()}
-        rungs.append(
-            _build_rung(resolved, len(rungs) + 1, i + 1, where, ck, specs, tables, options)
-        )
-        # Check the payment under every value of the options it depends on, so that a gap
-        # in a table used only by a non-default option is found at load time too.
-        for opt in sorted(_option_refs(rec.get("payment"))):
-            for choice_value in specs[opt].choices or ():
-                alt = {**options, opt: choice_value}
-                alt_rec = {
-                    k: _resolve_value(v, alt, specs, ck, f"{where}{k}") for k, v in rec.items()
-                }
-                if isinstance(alt_rec.get("payment"), dict) and isinstance(
-                    alt_rec.get("target"), int
-                ):
-                    _check_payment(
-                        alt_rec["payment"],
-                        str(alt_rec.get("kind")),
-                        alt_rec["target"],
-                        str(alt_rec.get("id")),
-                        f"{where}payment.",
-                        ck,
-                        tables,
-                        alt,
-                    )
+        included = True
+        optional = rec.get("optional")
+        if optional is not None:
+            if not isinstance(optional, str) or optional not in specs:
+                raise ck.fail(f"{where}optional", f"refers to undeclared option {optional!r}")
+            included = str(options[optional]) not in ("off", "False", "false", "0")
+        # Build the rung under the options in force, and once more under every other value
+        # of each option one of its fields depends on, so that a mistake in a field used
+        # only by a non-default option, or in a rung left out by default, is found too.
+        refs = set().union(*(_option_refs(v) for v in rec.values()))
+        variants = [options] + [
+            {**options, o: c} for o in sorted(refs & set(specs)) for c in specs[o].choices or ()
+        ]
+        for n, alt in enumerate(variants):
+            alt_rec = {k: _resolve_value(v, alt, specs, ck, f"{where}{k}") for k, v in rec.items()}
+            rung = _build_rung(alt_rec, len(rungs) + 1, i + 1, where, ck, specs, tables, alt)
+            if n == 0:
+                every.append(rung)
+                if included:
+                    rungs.append(rung)
 
-    ids = [r.id for r in rungs]
-    dup = {x for x in ids if ids.count(x) > 1}
-    if dup:
-        raise ck.fail("rungs.id", f"duplicate id {min(dup)!r}")
-    _check_rank_order(rungs, ck)
+    for ladder in (every, rungs):
+        ids = [r.id for r in ladder]
+        dup = {x for x in ids if ids.count(x) > 1}
+        if dup:
+            raise ck.fail("rungs.id", f"duplicate id {min(dup)!r}")
+        _check_rank_order(ladder, ck)
+        _lookup_table(ladder, ck)
 
-    lookup: dict[str, str] = {}
-    for r in rungs:
-        for key in (r.id, r.name, *r.aliases):
-            nk = _normalize(key)
-            if lookup.get(nk, r.id) != r.id:
-                raise ck.fail(f"rungs[{r.id}].aliases", f"name {key!r} also names {lookup[nk]!r}")
-            lookup[nk] = r.id
+    lookup = _lookup_table(rungs, ck)
 
     return RuleSet(
         id=rid,
@@ -977,8 +1168,42 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
         multiplier_option=multiplier_option,
         boston_bonus=bonus,
         partout=partout,
+        as_printed=as_printed,
         _lookup=lookup,
     )
+
+
+def _lookup_table(rungs: list[Rung], ck: _Checker) -> dict[str, str]:
+    """Normalised id / name / alias -> rung id; a name may name one rung only."""
+    lookup: dict[str, str] = {}
+    for r in rungs:
+        for key in (r.id, r.name, *r.aliases):
+            nk = _normalize(key)
+            if not nk:
+                raise ck.fail(f"rungs[{r.id}].aliases", f"name {key!r} has no letters or digits")
+            if lookup.get(nk, r.id) != r.id:
+                raise ck.fail(f"rungs[{r.id}].aliases", f"name {key!r} also names {lookup[nk]!r}")
+            lookup[nk] = r.id
+    return lookup
+
+
+def _positive_option(spec: OptionSpec) -> bool:
+    """Whether every value the option can take is a positive number."""
+    if spec.choices is not None:
+        return all(_num(c) and c > 0 for c in spec.choices)
+    return spec.minimum is not None and spec.minimum > 0
+
+
+def _str_list(raw: Mapping[str, Any], key: str, ck: _Checker) -> tuple[str, ...]:
+    """An optional list of distinct non-empty strings."""
+    v = raw.get(key, [])
+    if (
+        not isinstance(v, list)
+        or any(not isinstance(x, str) or not x.strip() for x in v)
+        or len(set(v)) != len(v)
+    ):
+        raise ck.fail(key, f"expected a list of distinct names, got {v!r}")
+    return tuple(v)
 
 
 def _option_refs(v: Any) -> set[str]:
@@ -992,18 +1217,43 @@ def _option_refs(v: Any) -> set[str]:
 
 
 def _check_rank_order(rungs: list[Rung], ck: _Checker) -> None:
-    """Single-player trick rungs must not get easier as the ladder rises."""
-    last: Rung | None = None
-    for r in rungs:
-        if r.kind != "at_least" or r.side != "alone":
+    """The listed order (lowest first) must agree with what the ladder data says about it.
+
+    * Trick rungs of each side (alone, pair) must not get easier as the ladder rises.
+    * Every rung placed between trick bids (kind ``zero`` or ``exactly``: misères,
+      spreads, Piccolissimo) names in ``above`` the rung it ranks immediately above, as the
+      seed places it (RULES.md §2.1.3, §2.1.4 "each misère-type rung sits between two
+      numbers"; §2.2.2; §2.3.2; §2.4.2 with A-31; §2.5.4 with A-51), and that rung must be
+      the one listed just before it. Any rung may carry ``above``; it is checked the same.
+    """
+    last: dict[str, Rung] = {}
+    for i, r in enumerate(rungs):
+        if r.kind == "at_least":
+            prev = last.get(r.side)
+            if prev is not None and r.target < prev.target:
+                raise ck.fail(
+                    f"rungs[{r.id}].rank",
+                    f"wrong rank order: {r.id} (target {r.target}) ranks above "
+                    f"{prev.id} (target {prev.target})",
+                )
+            last[r.side] = r
+        below = rungs[i - 1].id if i else None
+        if r.above is None:
+            if r.kind != "at_least" and below is not None:
+                raise ck.fail(
+                    f"rungs[{r.id}].above",
+                    f"missing: a {r.kind!r} rung names the rung it ranks immediately above "
+                    f"(here {below!r})",
+                )
             continue
-        if last is not None and r.target < last.target:
+        if r.above != below:
+            if all(x.id != r.above for x in rungs):
+                raise ck.fail(f"rungs[{r.id}].above", f"{r.above!r} is no rung of this ladder")
+            where = f"listed above {below!r}" if below else "listed lowest"
             raise ck.fail(
-                f"rungs[{r.id}].rank",
-                f"wrong rank order: {r.id} (target {r.target}) ranks above "
-                f"{last.id} (target {last.target})",
+                f"rungs[{r.id}].above",
+                f"wrong rank order: {r.id} ranks immediately above {r.above!r} but is {where}",
             )
-        last = r
 
 
 def _build_rung(
@@ -1040,11 +1290,19 @@ def _build_rung(
     leader = choice("leader", LEADERS)
     side = choice("side", SIDES)
     exposed = choice("exposed", EXPOSURES)
-    tricks = ck.need(rec, "tricks", int, where)
-    if tricks not in (12, 13):
+    # RULES.md §1.6: discard "all_one" = every player discards one card face down, so 12
+    # tricks are played; "tricks", if given too, must agree.
+    discard = choice("discard", DISCARDS)
+    tricks = _TRICKS_BY_DISCARD[discard]
+    if "tricks" in rec and ck.need(rec, "tricks", int, where) != tricks:
         raise ck.fail(
-            f"{where}tricks", f"{tricks} must be 13, or 12 when every player discards one card"
+            f"{where}tricks",
+            f"{rec['tricks']} does not match discard = {discard!r} ({tricks} tricks played; "
+            'every player discarding one card is discard = "all_one", 12 tricks)',
         )
+    above = rec.get("above")
+    if above is not None and (not isinstance(above, str) or not _RUNG_ID.match(above)):
+        raise ck.fail(f"{where}above", f"expected the id of a rung, got {above!r}")
     target = ck.need(rec, "target", int, where)
     if kind == "zero" and target != 0:
         raise ck.fail(f"{where}target", "must be 0 for kind 'zero'")
@@ -1062,6 +1320,10 @@ def _build_rung(
     aliases = rec["aliases"]
     if not isinstance(aliases, list) or any(not isinstance(a, str) for a in aliases):
         raise ck.fail(f"{where}aliases", "expected a list of strings")
+    if not isinstance(rec["note"], str):
+        raise ck.fail(f"{where}note", f"expected a string, got {rec['note']!r}")
+    if not ck.need(rec, "name", str, where).strip():
+        raise ck.fail(f"{where}name", "empty")
     for key in ("stop_early", "pool_bid", "pool_double", "slam_failure"):
         if not isinstance(rec[key], bool):
             raise ck.fail(f"{where}{key}", f"expected true/false, got {rec[key]!r}")
@@ -1094,13 +1356,43 @@ def _build_rung(
         stop_early=rec["stop_early"],
         slam_failure=rec["slam_failure"],
         aliases=tuple(aliases),
-        note=str(rec["note"]),
+        note=rec["note"],
         payment=payment,
+        discard=None if discard == "none" else discard,
+        above=above,
     )
 
 
 def _num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+# Fields of a payment record, by type (``reason``: why it is so; ``senior``: the tariff
+# when the declarer's chosen trump is the senior suit, A-43).
+_PAYMENT_KEYS = {
+    "none": {"type", "reason"},
+    "table": {"type", "reason", "success", "failure", "senior"},
+    "flat": {"type", "reason", "amount", "amount_red", "table", "senior"},
+    "linear": {
+        "type",
+        "reason",
+        "base",
+        "base_red",
+        "over",
+        "under",
+        "fail_extra",
+        "slam_double",
+        "zero_double_tricks",
+        "senior",
+    },
+}
+
+# Amounts are written without sign: what a success receives and a failure pays.
+_UNSIGNED = " >= 0 (unsigned: received on success, paid on failure)"
+
+
+def _amount(v: Any) -> bool:
+    return _num(v) and v >= 0
 
 
 def _check_payment(
@@ -1117,6 +1409,11 @@ def _check_payment(
     typ = p.get("type")
     if typ not in PAYMENT_TYPES:
         raise ck.fail(f"{where}type", f"{typ!r} is not one of {', '.join(PAYMENT_TYPES)}")
+    for key in p:
+        if key not in _PAYMENT_KEYS[typ]:
+            raise ck.fail(f"{where}{key}", f"unknown field for payment type {typ!r}")
+    if not isinstance(p.get("reason", ""), str):
+        raise ck.fail(f"{where}reason", "expected a string")
     if typ == "none":
         return False
     if ("base_red" in p or "amount_red" in p) and "red_in_white" not in options:
@@ -1142,8 +1439,8 @@ def _check_payment(
                             f"expected {MAX_TRICKS + 1 - target} amounts "
                             f"(t = {target}..13), got {len(row)}",
                         )
-                elif not _num(row):
-                    raise ck.fail(fld, "expected a number or a list of numbers")
+                elif not _amount(row):
+                    raise ck.fail(fld, f"expected an amount or a list of amounts{_UNSIGNED}")
             else:
                 if not isinstance(row, list) or len(row) != target:
                     n = len(row) if isinstance(row, list) else "no list"
@@ -1151,30 +1448,34 @@ def _check_payment(
                         fld, f"expected {target} amounts (1..{target} tricks short), got {n}"
                     )
             for j, v in enumerate(row if isinstance(row, list) else [row]):
-                if not _num(v):
-                    raise ck.fail(f"{fld}[{j}]", f"expected a number, got {v!r}")
+                if not _amount(v):
+                    raise ck.fail(f"{fld}[{j}]", f"expected an amount{_UNSIGNED}, got {v!r}")
         return True
     if typ == "flat":
         if "amount_red" in p:
-            ok = _num(p["amount_red"])
+            ok = _amount(p["amount_red"])
         elif "table" in p:
+            if not isinstance(p["table"], str):
+                raise ck.fail(f"{where}table", "expected the name of a [tables.*] table")
             t = tables.get(p["table"])
             if t is None:
                 raise ck.fail(f"tables.{p['table']}", f"missing (used by {rid})")
             if rid not in t:
                 raise ck.fail(f"tables.{p['table']}.{rid}", "missing")
-            ok = _num(t[rid])
+            ok = _amount(t[rid])
         else:
-            ok = _num(p.get("amount"))
+            ok = _amount(p.get("amount"))
         if not ok:
-            raise ck.fail(f"{where}amount", "missing or not a number")
+            raise ck.fail(f"{where}amount", f"missing or not an amount{_UNSIGNED}")
         return True
     # linear
-    if not _num(p.get("base", p.get("base_red"))):
-        raise ck.fail(f"{where}base", "missing or not a number")
+    if not _amount(p.get("base", p.get("base_red"))):
+        raise ck.fail(f"{where}base", f"missing or not an amount{_UNSIGNED}")
     for key in ("over", "under", "fail_extra"):
-        if key in p and not _num(p[key]):
-            raise ck.fail(f"{where}{key}", f"expected a number, got {p[key]!r}")
+        if key in p and not _amount(p[key]):
+            raise ck.fail(f"{where}{key}", f"expected an amount{_UNSIGNED}, got {p[key]!r}")
+    if "slam_double" in p and not isinstance(p["slam_double"], bool):
+        raise ck.fail(f"{where}slam_double", f"expected true/false, got {p['slam_double']!r}")
     if kind != "at_least" and (p.get("over") or p.get("under")):
         raise ck.fail(f"{where}over", f"no over/under-tricks in a {kind!r} contract")
     zd = p.get("zero_double_tricks")

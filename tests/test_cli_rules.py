@@ -74,6 +74,49 @@ def test_rules_show_json_with_option() -> None:
     assert "tables" in d and d["tables"]["success_american"]["13"] == 170
 
 
+def test_rules_show_discards() -> None:
+    """Each rung carries its discard rule (RULES.md §1.6): Little Misère and Little Spread
+    are played after every player discards one card, 12 tricks (§2.1.3)."""
+    res = run("rules", "boston_foster", "--json")
+    rungs = {r["id"]: r for r in json.loads(res.stdout)["rungs"]}
+    for rid in ("little_misere", "little_spread"):
+        assert rungs[rid]["discard"] == "all_one" and rungs[rid]["tricks"] == 12
+    for rid in ("grand_misere", "grand_spread", "eight"):
+        assert rungs[rid]["discard"] is None and rungs[rid]["tricks"] == 13
+    assert rungs["little_misere"]["above"] == "seven" and rungs["eight"]["above"] is None
+    out = run("rules", "boston_foster").stdout
+    assert "discard" in out
+    row = next(ln for ln in out.splitlines() if "little_misere" in ln and "Little" in ln)
+    assert "all_one" in row and "12" in row
+
+
+def test_rules_as_printed() -> None:
+    """The Russian tariff exactly as printed (§2.5.9), misprints included (A-44)."""
+    d = json.loads(run("rules", "boston_russian", "--json").stdout)
+    assert d["as_printed"]["T4"]["amounts"]["13"] == 64
+    assert d["as_printed"]["T14"]["slam"]["required"] == 3
+    assert json.loads(run("rules", "boston_foster", "--json").stdout)["as_printed"] is None
+    res = run("rules", "boston_russian", "--as-printed", "--json")
+    assert res.exit_code == 0 and json.loads(res.stdout)["T5"]["lost"] == {
+        "short_trick": 2,
+        "total": 6,
+    }
+    res = run("rules", "boston_russian", "--as-printed")
+    assert res.exit_code == 0 and "T14" in res.stdout and "L333-L349" in res.stdout
+    assert "--as-printed" in run("rules", "boston_russian").stdout  # pointed to
+    res = run("rules", "boston_foster", "--as-printed")
+    assert res.exit_code == 2 and "no as-printed tariff" in error_text(res)
+
+
+def test_rules_russian_independence_rows() -> None:
+    """Both independence tariffs are shown (T3 junior 16, T4 senior 32 at 8 tricks, A-43)."""
+    d = json.loads(run("rules", "boston_russian", "--json").stdout)
+    ind = next(r for r in d["rungs"] if r["id"] == "independence")
+    assert ind["payment"][8] == 16 and ind["payment_senior"][8] == 32
+    out = run("rules", "boston_russian").stdout
+    assert "independence (senior trump)" in out
+
+
 def test_rules_unpriced_json_has_nulls() -> None:
     res = run("rules", "fontainebleau_foster", "--json")
     d = json.loads(res.stdout)
@@ -121,6 +164,44 @@ def test_rules_bad_input(args: tuple[str, ...], msg: str) -> None:
     err = error_text(res)
     assert err.startswith("error: ") and msg in err
     assert "Traceback" not in res.output
+
+
+@pytest.mark.parametrize(
+    "content,msg",
+    [
+        (b'id = "\xff"\n', "bad.toml: not UTF-8 text"),
+        (None, "bad.toml: options.red_in_white.min: expected a number, got 'a'"),
+    ],
+)
+def test_rules_broken_user_file_one_line(tmp_path: Path, content: bytes | None, msg: str) -> None:
+    p = tmp_path / "bad.toml"
+    if content is None:
+        text = (DATA_DIR / "boston_foster.toml").read_text(encoding="utf-8")
+        content = text.replace("min = 1\n", 'min = "a"\n').encode()
+    p.write_bytes(content)
+    for args in (
+        ("rules", str(p)),
+        ("score", "-r", str(p), "eight", "8"),
+        ("partout", "-r", str(p), "4", "3", "3", "3"),
+    ):
+        res = run(*args)
+        assert res.exit_code == 2, (args, res.output)
+        err = error_text(res)
+        assert err.startswith("error: ") and msg in err and err.count("\n") == 1
+        assert "Traceback" not in res.output
+
+
+def test_rules_file_without_suffix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "my_rules").write_text(
+        (DATA_DIR / "boston_modern.toml")
+        .read_text(encoding="utf-8")
+        .replace('id = "boston_modern"', 'id = "mine"'),
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert json.loads(run("rules", "my_rules", "--json").stdout)["id"] == "mine"
+    res = run("score", "--rules", "my_rules", "boston", "5", "--json")
+    assert res.exit_code == 0 and json.loads(res.stdout)["rules"] == "mine"
 
 
 def test_rules_broken_user_file(tmp_path: Path) -> None:
@@ -194,6 +275,22 @@ def test_score_russian_context() -> None:
     assert d["per_adversary"] == [32, 32, 32] and d["bonus"] == 6 and d["net"] == 3 * 32 + 6
     res = run("score", "-r", "boston_russian", "independence", "8", "--trump", "S")
     assert res.exit_code == 2 and "senior" in error_text(res)
+    # the tariff depends on the trump (A-43): no silent junior tariff without --trump
+    res = run("score", "-r", "boston_russian", "independence", "8")
+    assert res.exit_code == 2 and "--trump" in error_text(res)
+    res = run(
+        "score",
+        "-r",
+        "boston_russian",
+        "independence",
+        "8",
+        "--trump",
+        "H",
+        "--senior",
+        "S",
+        "--json",
+    )
+    assert json.loads(res.stdout)["per_adversary"] == [16, 16, 16]  # T3
     res = run("score", "-r", "boston_russian", "pair_junior", "9", "--json")
     assert json.loads(res.stdout)["per_adversary"] == [4, 0]
 
@@ -239,8 +336,58 @@ def test_partout() -> None:
     assert res.exit_code == 0 and "-35 white" in res.stdout
 
 
+def test_partout_ratio_option() -> None:
+    """The red/white ratio is the rule set's option red_in_white (A-02, default 10);
+    --red-in-white X is short for -o red_in_white=X. §2.1.5: A 6, Y 2, B 5, Z 0 -> A loses
+    11 red, Y receives 4, B 1, Z 6."""
+    d = json.loads(run("partout", "6", "2", "5", "0", "--json").stdout)
+    assert d["rules"] == "boston_foster" and d["red_in_white"] == 10
+    for args in (
+        ("-o", "red_in_white=5"),
+        ("--red-in-white", "5"),
+        ("-r", "boston_foster", "--red-in-white", "5"),
+    ):
+        res = run("partout", "6", "2", "5", "0", *args, "--json")
+        assert res.exit_code == 0, res.output
+        d = json.loads(res.stdout)
+        assert d["red_in_white"] == 5
+        assert d["red"] == [-11, 4, 1, 6] and d["white"] == [-55, 20, 5, 30]
+    res = run("partout", "6", "2", "5", "0", "--red-in-white", "2.5")
+    assert res.exit_code == 0 and "1 red = 2.5 white" in res.stdout and "-27.5 white" in res.stdout
+
+
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (("--red-in-white", "0"), "option red_in_white: bad value '0' (allowed: a number >= 1)"),
+        (("--red-in-white", "nan", "--json"), "option red_in_white: bad value 'nan'"),
+        (("--red-in-white", "-1"), "option red_in_white: bad value '-1'"),
+        (("--red-in-white", "inf"), "option red_in_white: bad value 'inf'"),
+        (("--red-in-white", "ten"), "option red_in_white: bad value 'ten'"),
+        (("-o", "red_in_white=0.5"), "option red_in_white: bad value '0.5'"),
+        (("-o", "red_in_white=5", "--red-in-white", "5"), "give the red/white ratio once"),
+        (("-r", "solo_whist_foster"), "solo_whist_foster has no misère partout"),
+        (("-r", "boston_modern", "--red-in-white", "5"), "unknown option 'red_in_white'"),
+        (("-o", "colour=red"), "unknown option 'colour'"),
+    ],
+)
+def test_partout_bad_ratio(args: tuple[str, ...], msg: str) -> None:
+    res = run("partout", "6", "2", "5", "0", *args)
+    assert res.exit_code == 2, res.output
+    err = error_text(res)
+    assert err.startswith("error: ") and msg in err and err.count("\n") == 1
+    assert "Traceback" not in res.output and res.stdout == ""
+
+
 def test_partout_bad() -> None:
     res = run("partout", "5", "5", "1", "1")
     assert res.exit_code == 2 and "sum to 12" in error_text(res)
     res = run("partout", "5", "5", "3")
     assert res.exit_code == 2 and "exactly 4" in error_text(res)
+
+
+def test_partout_help_documents_the_ratio() -> None:
+    res = run("partout", "--help")
+    assert res.exit_code == 0
+    text = " ".join(res.stdout.split())
+    assert "--red-in-white" in text and "-o red_in_white=VALUE" in text and "A-02" in text

@@ -454,22 +454,125 @@ def test_russian_matches_appendix(spec: str) -> None:
         assert np.all(np.isnan(on.net_vector(rid)))
 
 
-def test_russian_as_printed_kept(spec: str) -> None:
-    """The as-printed tariff stays documented in the data file (§2.5.9, A-44)."""
-    import tomllib
+SEED_002 = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "002_4e31651e41b75d38.txt"
 
-    from boston_sim.rules import DATA_DIR
 
-    raw = tomllib.loads((DATA_DIR / "boston_russian.toml").read_text(encoding="utf-8"))
-    printed = raw["as_printed"]
+def _spec_rubric(spec: str, key: str) -> list[str]:
+    """The row of rubric ``key`` (T1..T16) in RULES.md §2.5.9's table."""
     (tab,) = md_tables(section(spec, "2.5.9"))
-    t1 = next(r for r in tab if r[0] == "T1")[3]
-    # "for **11 — 7** [sic]" as printed, against the corrected 8
-    assert re.search(r"\*\*11 — 7\*\*", t1)
-    assert printed["T1_pair_junior_won"]["11"] == 7
+    return next(r for r in tab if r[0] == key)
+
+
+def test_russian_as_printed_follows_the_spec(spec: str) -> None:
+    """The as-printed tariff keeps what §2.5.9 says was printed, misprints included."""
+    printed = load_rules("boston_russian").as_printed
+    (tab,) = md_tables(section(spec, "2.5.9"))
+    assert [k for k in printed if k.startswith("T")] == [r[0] for r in tab[1:]]
+    for row in tab[1:]:
+        assert printed[row[0]]["lines"] == row[1].replace("–", "-"), row[0]
+    # T1 "for **11 — 7** [sic]", T2 "9 — **18** [sic]" and "11 — **14** [sic]"
+    assert re.search(r"\*\*11 — 7\*\* \[sic\]", _spec_rubric(spec, "T1")[3])
+    assert printed["T1"]["amounts"]["11"] == 7
+    assert re.search(
+        r"9 — \*\*18\*\* \[sic\].*11 — \*\*14\*\* \[sic\]", _spec_rubric(spec, "T2")[3]
+    )
+    assert printed["T2"]["amounts"]["9"] == 18 and printed["T2"]["amounts"]["11"] == 14
+    # T4: "for **13** tricks — **64**" [sic: the 12-trick line]; no 12-trick line printed
+    assert re.search(r"for \*\*13\*\* tricks — \*\*64\*\*", _spec_rubric(spec, "T4")[3])
+    assert printed["T4"]["amounts"]["13"] == 64 and "12" not in printed["T4"]["amounts"]
+    # T5: "1 for a short trick — 2. In all **6** chips." ... "All chips — **56**."
+    t5 = _spec_rubric(spec, "T5")[3]
+    assert re.search(r"1 for a short trick — 2\. In all \*\*6\*\*", t5)
+    assert printed["T5"]["lost"] == {"short_trick": 2, "total": 6}
+    assert re.search(r"All chips — \*\*56\*\*", t5) and printed["T5"]["slam"]["total"] == 56
+    # T14: "for the required 8 tricks — **3** [sic, must be 8]" ... "In all **48**"
+    t14 = _spec_rubric(spec, "T14")[3]
+    assert re.search(r"— \*\*3\*\* \[sic, must be 8\].*In all \*\*48\*\*", t14)
+    assert printed["T14"]["slam"]["required"] == 3 and printed["T14"]["slam"]["total"] == 48
+    # the corrected tariff is what scores (A-44)
     assert load_rules("boston_russian").payment_vector("pair_junior")[11] == 8
-    t2 = next(r for r in tab if r[0] == "T2")[3]
-    assert re.search(r"9 — \*\*18\*\*", t2) and printed["T2_pair_senior_won"]["9"] == 18
+
+
+# Rubrics with printed amounts -> (rung, senior trump?, round multiplier) of the corrected
+# tariff they should match (RULES.md §2.5.10 "Seed rows" column and T13/T14/T15).
+AS_PRINTED_RUNGS = {
+    "T1": ("pair_junior", False, 1),
+    "T2": ("pair_senior", False, 1),
+    "T3": ("independence", False, 1),
+    "T4": ("independence", True, 1),
+    "T9": ("alone_junior", False, 1),
+    "T14": ("pair_junior", False, 2),
+    "T15": ("pair_senior", False, 2),
+}
+# Where the printed figures differ from the corrected tariff: exactly the misprints listed
+# in A-44 (T1 11 -> 7; T2 9 -> 18 and 11 -> 14; T3 12 -> 30; T4 "13 -> 64" where 12 is
+# expected; T14 "3" in the slam line).
+A44_MISPRINTS = {
+    ("T1", "11"),
+    ("T2", "9"),
+    ("T2", "11"),
+    ("T3", "12"),
+    ("T4", "13"),
+    ("T14", "slam.required"),
+}
+
+
+def test_russian_as_printed_differs_only_by_the_misprints() -> None:
+    rules = load_rules("boston_russian")
+    printed = rules.as_printed
+    differ = set()
+    for key, (rid, senior, mult) in AS_PRINTED_RUNGS.items():
+        rs = rules.with_options({"round_multiplier": mult})
+        trump, ctx = (
+            ("S", {"senior": "S" if senior else "H"}) if rid == "independence" else (None, None)
+        )
+        pay = rs.payment_vector(rid, trump, ctx)
+        n = rs.rung(rid).target
+        rub = printed[key]
+        lines = rub.get("amounts") or {
+            str(n + int(k)): v for k, v in rub["amounts_by_over"].items()
+        }
+        for t, v in lines.items():
+            if pay[int(t)] != v:
+                differ.add((key, t))
+        slam = rub["slam"]
+        if slam["total"] != pay[13]:
+            differ.add((key, "slam.total"))
+        if slam["required"] != 2 * pay[n]:  # the slam line doubles the base
+            differ.add((key, "slam.required"))
+        if slam["tricks"] * slam["per_trick"] != slam["subtotal"]:
+            differ.add((key, "slam.subtotal"))
+        if (
+            slam["required"] + slam["subtotal"] != slam["total"]
+            and (key, "slam.required") not in differ
+        ):
+            differ.add((key, "slam.sum"))
+    assert differ == A44_MISPRINTS
+
+
+@pytest.mark.skipif(not SEED_002.is_file(), reason=f"{SEED_002} not beside the checkout")
+def test_russian_as_printed_numbers_are_in_the_seed() -> None:
+    """Every printed figure kept (and every trick count other than the required eight, which
+    is written as a word or implied) is a number on the seed lines its rubric names."""
+    seed = SEED_002.read_text(encoding="utf-8").splitlines()
+    printed = load_rules("boston_russian").as_printed
+    checked = 0
+    for key, rub in printed.items():
+        if not isinstance(rub, dict):
+            continue
+        a, _, b = rub["lines"].partition("-")
+        text = "\n".join(seed[int(a[1:]) - 1 : int((b or a)[1:])])
+        numbers = set(re.findall(r"\d+", text))
+        figures = []
+        for part in ("amounts", "lost", "slam"):
+            # the slam line's trick count is a word ("пять", "восемь", "тринадцать")
+            figures += [v for k, v in rub.get(part, {}).items() if k != "tricks"]
+        figures += [k for k in rub.get("amounts", {}) if k != "8"]
+        figures += list(rub.get("amounts_by_over", {}).values())
+        for f in figures:
+            assert str(f) in numbers, (key, f)
+            checked += 1
+    assert checked > 80
 
 
 def test_no_nan_where_priced() -> None:

@@ -6,12 +6,21 @@ Expected numbers come from the seed prose as quoted in RULES.md (line numbers gi
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from boston_sim.errors import RulesError
-from boston_sim.rules import load_rules, misere_partout, score, trump_class
+from boston_sim.rules import load_rules, misere_partout, misere_partout_red, score, trump_class
+
+
+@pytest.fixture(scope="module")
+def spec_text() -> str:
+    from test_rules_tables import RULES_MD
+
+    return RULES_MD.read_text(encoding="utf-8")
+
 
 # --------------------------------------------------------------------------- classic Boston
 
@@ -33,6 +42,47 @@ def test_put_in_for_one_example() -> None:
     assert s.per_adversary == [-23, -23, -23]
     assert s.net == -69
     assert s.unit == "white counters"
+
+
+def test_russian_seed_call_names(spec_text: str) -> None:
+    """The order of bids as printed (L77, quoted verbatim in RULES.md §2.5.4): each call
+    name is accepted and names the rungs in the ladder's order (RULES.md §2.5.4 table,
+    ranks 1-6: junior purchase, senior purchase, solo/independence, nine junior, nine
+    senior, misère)."""
+    m = re.search(r"«Прикупы располагаются в следующем порядке: (.*?)\.»", spec_text)
+    names = re.split(r", | и ", m.group(1))
+    assert len(names) == 6
+    rules = load_rules("boston_russian")
+    ids = [rules.rung(n).id for n in names]
+    assert ids == [
+        "pair_junior",
+        "pair_senior",
+        "independence",
+        "nine_junior",
+        "nine_senior",
+        "misere",
+    ]
+    ranks = [rules.rung(i).rank for i in ids]
+    assert ranks == sorted(ranks)
+    # the tariff's rubric headings (§2.5.9 T1, T2, T9, T10) and the misère purchase (L85)
+    assert rules.rung("Прикуп младшей масти").id == "pair_junior"
+    assert rules.rung("ПРИКУП СТАРШЕЙ МАСТИ").id == "pair_senior"
+    assert rules.rung("Прикуп младшей масти, не купленный").id == "alone_junior"
+    assert rules.rung("прикуп старшей масти, не купленный").id == "alone_senior"
+    assert rules.rung("покупка к мизеру").id == "misere"
+    assert score("boston_russian", "прикуп младшей", 9).amount == 4  # T1: 9 tricks, 4 chips
+
+
+def test_english_ids_across_rule_sets() -> None:
+    """Foster's English ids name the same calls in the other rule sets: modern Petite /
+    Grande Misère (§2.4.2), Fontainebleau's Slam (§2.2.2, Boston's Grand Slam)."""
+    modern = load_rules("boston_modern")
+    assert modern.rung("little_misere").id == "petite_misere"
+    assert modern.rung("grand_misere").id == "grande_misere"
+    assert score("boston_modern", "little_misere", 0).amount == 30  # A-32 midpoint
+    assert score("boston_modern", "Grand Misère", 1).amount == -50
+    assert load_rules("fontainebleau_foster").rung("grand_slam").id == "slam"
+    assert score("fontainebleau_foster", "grand_slam", 13, trump="NT").contract == "slam"
 
 
 def test_seed_names_accepted() -> None:
@@ -146,8 +196,41 @@ def test_partout_ties() -> None:
     assert misere_partout([1, 4, 4, 4]) == [30, -10, -10, -10]
 
 
-def test_partout_red_in_white() -> None:
-    assert misere_partout([6, 2, 5, 0], red_in_white=1) == [-11, 4, 1, 6]
+def test_partout_red_counters() -> None:
+    """§2.1.5: "A 6, Y 2, B 5, Z 0: A loses ... 11: 4 to Y, 1 to B, 6 to Z" (red counters)."""
+    assert misere_partout_red([6, 2, 5, 0]) == [-11, 4, 1, 6]
+    assert misere_partout([6, 2, 5, 0], options={"red_in_white": 1}) == [-11, 4, 1, 6]
+
+
+@pytest.mark.parametrize("ratio", [1, 5, 6, 12.5])
+def test_partout_ratio_is_the_rule_set_option(ratio: float) -> None:
+    """§2.1.5: the loss is counted in red counters; the tie example "A and Y each take 5
+    tricks; B taking 1, and Z 2. The 7 red counters lost by A and Y being divided" gives 3.5
+    red each, which the seed reads as 35 white at 1 red = 10 white (A-02). The white result
+    is the red one times the rule set's option red_in_white, whatever its value."""
+    red = [-3.5, -3.5, 5 - 1, 5 - 2]
+    want = [r * ratio for r in red]
+    assert misere_partout([5, 5, 1, 2], options={"red_in_white": ratio}) == want
+    rules = load_rules("boston_foster", {"red_in_white": str(ratio)})
+    assert rules.red_in_white == ratio
+    assert rules.misere_partout([5, 5, 1, 2]) == want
+    assert misere_partout([5, 5, 1, 2], rules) == want
+    # the default is the rule set's own (A-02: 10), not a number of the code
+    assert misere_partout([5, 5, 1, 2]) == [-35, -35, 40, 30]
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "nan", "inf", "0.5", "ten"])
+def test_partout_bad_ratio(bad: str) -> None:
+    with pytest.raises(RulesError, match=rf"option red_in_white: bad value '{bad}'"):
+        misere_partout([5, 5, 1, 2], options={"red_in_white": bad})
+
+
+@pytest.mark.parametrize("rid", ["solo_whist_foster", "boston_modern", "fontainebleau_foster"])
+def test_partout_only_where_the_rules_have_it(rid: str) -> None:
+    """Misère partout is classic Boston's all-pass game (§2.1.5); Solo Whist's all-pass
+    Grand is settled otherwise (§2.3.3) and the other rule sets redeal."""
+    with pytest.raises(RulesError, match=f"{rid} has no misère partout"):
+        misere_partout([4, 3, 3, 3], rid)
 
 
 @pytest.mark.parametrize(
@@ -222,6 +305,17 @@ def test_russian_pair_and_round() -> None:
     # T7: lost independence in the junior suit, one short: 16 + 4 = 20 to each of three
     s = score("boston_russian", "independence", 7, trump="H", context={"senior": "S"})
     assert s.per_adversary == [-20] * 3
+
+
+def test_russian_independence_needs_trump() -> None:
+    """A-43: independence has two tariffs (T3/T7 junior, T4/T8 senior): without the trump
+    the amount is unknown, so score() refuses rather than assume the junior tariff."""
+    with pytest.raises(RulesError, match=r"independence.*depends on the trump.*--trump"):
+        score("boston_russian", "independence", 8)
+    with pytest.raises(RulesError, match=r"--trump"):
+        score("boston_russian", "independence", 8, context={"senior": "S"})
+    with pytest.raises(RulesError, match=r"--trump"):
+        load_rules("boston_russian").payment_vector("independence")
 
 
 def test_russian_independence_needs_senior() -> None:
@@ -349,3 +443,65 @@ def test_net_is_payers_times_amount(rid: str) -> None:
                 assert (s.amount > 0) == s.success  # success is paid, failure pays
             else:
                 assert s.amount is None and s.net is None
+
+
+# --------------------------------------------------------------------------- dense arrays
+
+
+@pytest.mark.parametrize(
+    "rid",
+    [
+        "boston_foster",
+        "boston_modern",
+        "solo_whist_foster",
+        "boston_russian",
+        "fontainebleau_foster",
+    ],
+)
+@pytest.mark.parametrize("senior_trump", [False, True])
+def test_payment_table_equals_score(rid: str, senior_trump: bool) -> None:
+    """payment_table()[i, t] is score()'s per-adversary amount for rung i and t tricks, cell
+    by cell (NaN where score() has no amount or t is impossible); net_table() likewise for
+    the net. A trump-dependent tariff (Russian independence, A-43) follows senior_trump."""
+    rules = load_rules(rid)
+    if "pool" in rules.option_specs:
+        rules = rules.with_options({"pool": 7})  # the net then has a pool term (A-07)
+    pay = rules.payment_table(senior_trump=senior_trump)
+    net = rules.net_table(senior_trump=senior_trump)
+    assert pay.shape == net.shape == (len(rules.rungs), 14) and pay.dtype == np.float64
+    with pytest.raises(ValueError):
+        pay[0, 0] = 1.0
+    cells = 0
+    for i, rung in enumerate(rules.rungs):
+        trump, ctx = None, None
+        if rung.trump.startswith("declarer"):
+            trump = "S"
+            ctx = {"senior": "S" if senior_trump else "H"}
+        for t in range(14):
+            if t > rung.tricks:
+                assert math.isnan(pay[i, t]) and math.isnan(net[i, t])
+                continue
+            s = score(rules, rung.id, t, trump=trump, context=ctx)
+            if s.amount is None:
+                assert math.isnan(pay[i, t]) and math.isnan(net[i, t])
+            else:
+                assert pay[i, t] == s.amount and net[i, t] == s.net, (rung.id, t)
+                cells += 1
+    assert cells == sum(r.tricks + 1 for r in rules.rungs if r.priced)
+
+
+def test_payment_table_trump_dependence() -> None:
+    """Russian independence: junior T3 (16 at 8 tricks) or senior T4 (32), A-43; a rule set
+    with such a rung wants to be told which, the others do not."""
+    ru = load_rules("boston_russian")
+    i = next(k for k, r in enumerate(ru.rungs) if r.id == "independence")
+    assert ru.payment_table(senior_trump=False)[i, 8] == 16
+    assert ru.payment_table(senior_trump=True)[i, 8] == 32
+    other = [k for k in range(len(ru.rungs)) if k != i]
+    np.testing.assert_array_equal(
+        ru.payment_table(senior_trump=False)[other], ru.payment_table(senior_trump=True)[other]
+    )
+    with pytest.raises(RulesError, match="independence.*senior suit"):
+        ru.payment_table()
+    foster = load_rules("boston_foster")
+    np.testing.assert_array_equal(foster.payment_table(), foster.payment_table(True))

@@ -35,9 +35,18 @@ def _fmt(x: float | None) -> str:
 
 def rules(
     name: Annotated[
-        str | None, typer.Argument(help="Rule-set id or path to a .toml file; omit to list them.")
+        str | None,
+        typer.Argument(help="Rule-set id or path of a rule-set file; omit to list them."),
     ] = None,
     option: OptionList = None,
+    as_printed: Annotated[
+        bool,
+        typer.Option(
+            "--as-printed",
+            help="Show the seed's payment tariff exactly as printed, misprints included "
+            "(documentation only; Russian Boston, A-44).",
+        ),
+    ] = False,
     json_out: JsonFlag = False,
 ) -> None:
     """List the rule sets, or show one rule set's ladder and payment tables."""
@@ -46,8 +55,8 @@ def rules(
         from ..rules import list_rules, load_rules
 
         if name is None:
-            if option:
-                raise RulesError("--option needs a rule-set NAME")
+            if option or as_printed:
+                raise RulesError("--option and --as-printed need a rule-set NAME")
             sets = [load_rules(n) for n in list_rules()]
             if json_out:
                 echo_json(
@@ -64,12 +73,56 @@ def rules(
             _console().print(t)
             return
         rs = load_rules(name, parse_options(option))
+        if as_printed:
+            if rs.as_printed is None:
+                raise RulesError(f"{rs.id} keeps no as-printed tariff (only corrected ones do)")
+            if json_out:
+                echo_json(rs.to_dict()["as_printed"])
+            else:
+                _print_as_printed(rs)
+            return
         if json_out:
             d = rs.to_dict()
             d["tables"] = {k: dict(v) for k, v in rs.tables.items()}
             echo_json(d)
             return
         _print_rule_set(rs)
+
+
+def _print_as_printed(rs: Any) -> None:
+    from rich.table import Table
+
+    con = _console()
+    ap = rs.as_printed
+    con.print(f"[bold]{rs.name}[/bold] ({rs.id}) — the tariff as printed in the seed")
+    if ap.get("note"):
+        con.print(str(ap["note"]))
+    t = Table()
+    for col in ("rubric", "seed lines", "header as printed", "printed figures", "misprints"):
+        t.add_column(col)
+    for key, rub in ap.items():
+        if not isinstance(rub, dict):
+            continue
+        figures = []
+        for part, label in (
+            ("amounts", "tricks"),
+            ("amounts_by_over", "over-tricks"),
+            ("lost", None),
+            ("slam", "slam"),
+        ):
+            if isinstance(rub.get(part), dict):
+                items = ", ".join(f"{k} = {v}" for k, v in rub[part].items())
+                figures.append(f"{label or 'lost'}: {items}")
+        if rub.get("rule"):
+            figures.append(str(rub["rule"]))
+        t.add_row(
+            key,
+            str(rub.get("lines", "")),
+            str(rub.get("header", "")),
+            "\n".join(figures),
+            "\n".join(str(x) for x in rub.get("sic", [])),
+        )
+    con.print(t)
 
 
 def _print_rule_set(rs: Any) -> None:
@@ -94,6 +147,7 @@ def _print_rule_set(rs: Any) -> None:
         "kind",
         "target",
         "trump",
+        "discard",
         "tricks",
         "exposed",
         "leader",
@@ -110,6 +164,7 @@ def _print_rule_set(rs: Any) -> None:
             r.kind,
             str(r.target),
             r.trump,
+            r.discard or "-",
             str(r.tricks),
             r.exposed or "-",
             r.leader,
@@ -118,22 +173,24 @@ def _print_rule_set(rs: Any) -> None:
             rs.describe_payment(r.id),
         )
     con.print(lad)
+    if any(r.discard for r in rs.rungs):
+        con.print("discard all_one: every player discards one card face down, 12 tricks (§1.6)")
 
     pay = Table(title=f"Per-adversary payment ({rs.unit}) by tricks won by the declaring side")
     pay.add_column("rung")
     for t in range(14):
         pay.add_column(str(t), justify="right")
     any_priced = False
-    for r in rs.rungs:
+    # a trump-dependent tariff (Russian independence, A-43) shows both of its rows
+    other, senior = rs.payment_table(senior_trump=False), rs.payment_table(senior_trump=True)
+    for i, r in enumerate(rs.rungs):
         if not r.priced:
             continue
         any_priced = True
-        vec = rs.payment_vector(r.id)
-        pay.add_row(r.id, *[_fmt(float(x)) for x in vec])
-        if "senior" in r.payment:
-            # the tariff when the declarer's chosen trump is the senior suit (A-43)
-            vec = rs.payment_vector(r.id, "S", {"senior": "S"})
-            pay.add_row(f"{r.id} (senior trump)", *[_fmt(float(x)) for x in vec])
+        label = f"{r.id} (junior/plain trump)" if r.trump_dependent else r.id
+        pay.add_row(label, *[_fmt(float(x)) for x in other[i]])
+        if r.trump_dependent:
+            pay.add_row(f"{r.id} (senior trump)", *[_fmt(float(x)) for x in senior[i]])
     if any_priced:
         con.print(pay)
     unpriced = [r.id for r in rs.rungs if not r.priced]
@@ -159,6 +216,11 @@ def _print_rule_set(rs: Any) -> None:
             )
         elif tname.startswith("failure"):
             con.print("  (row = tricks bid N; column j = j + 1 tricks short)")
+    if rs.as_printed is not None:
+        con.print(
+            "The seed's tariff as printed (misprints included; not used for scoring): "
+            f"boston-sim rules {rs.id} --as-printed"
+        )
 
 
 def score(
@@ -167,7 +229,7 @@ def score(
     ],
     tricks: Annotated[str, typer.Argument(help="Tricks won by the declaring side.")],
     rules_name: Annotated[
-        str, typer.Option("--rules", "-r", help="Rule-set id or .toml path.")
+        str, typer.Option("--rules", "-r", help="Rule-set id or path of a rule-set file.")
     ] = "boston_foster",
     option: OptionList = None,
     trump: Annotated[
@@ -233,23 +295,54 @@ def score(
 
 def partout(
     tricks: Annotated[list[int], typer.Argument(help="Tricks of the four players (sum 13).")],
+    rules_name: Annotated[
+        str,
+        typer.Option(
+            "--rules", "-r", help="Rule-set id or file with a misère partout (classic Boston)."
+        ),
+    ] = "boston_foster",
+    option: OptionList = None,
     red_in_white: Annotated[
-        float, typer.Option("--red-in-white", help="White counters per red (A-02).")
-    ] = 10,
+        str | None,
+        typer.Option(
+            "--red-in-white",
+            help="White counters per red counter: short for -o red_in_white=VALUE; default "
+            "the rule set's option (boston_foster: 10, A-02).",
+        ),
+    ] = None,
     json_out: JsonFlag = False,
 ) -> None:
-    """Classic Boston's Misère Partout (all pass): what each player pays or receives."""
-    with user_errors():
-        from ..rules import misere_partout
+    """Classic Boston's Misère Partout (all pass): what each player pays or receives.
 
-        res = misere_partout(list(tricks), red_in_white=red_in_white)
+    The seed settles it in red counters; white = red x the rule set's option red_in_white."""
+    with user_errors():
+        from ..errors import RulesError
+        from ..rules import load_rules, misere_partout_red
+
+        opts = parse_options(option)
+        if red_in_white is not None:
+            if "red_in_white" in opts:
+                raise RulesError(
+                    "give the red/white ratio once: --red-in-white X is short for -o red_in_white=X"
+                )
+            opts["red_in_white"] = red_in_white
+        rs = load_rules(rules_name, opts)
+        white = rs.misere_partout(list(tricks))
+        red = misere_partout_red(list(tricks))
         if json_out:
             echo_json(
-                {"tricks": list(tricks), "white": res, "red": [x / red_in_white for x in res]}
+                {
+                    "rules": rs.id,
+                    "red_in_white": rs.red_in_white,
+                    "tricks": list(tricks),
+                    "white": white,
+                    "red": red,
+                }
             )
             return
-        for i, (t, w) in enumerate(zip(tricks, res)):
-            typer.echo(f"player {i + 1}: {t:2d} tricks  {w:+g} white ({w / red_in_white:+g} red)")
+        typer.echo(f"{rs.id}: misère partout, 1 red = {rs.red_in_white:g} white")
+        for i, (t, w, r) in enumerate(zip(tricks, white, red)):
+            typer.echo(f"player {i + 1}: {t:2d} tricks  {w:+g} white ({r:+g} red)")
 
 
 def register(app: typer.Typer) -> None:
