@@ -49,7 +49,14 @@ import numpy as np
 
 from .errors import RulesError
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "rules"
+# The built-in rule sets: in an installed wheel, the package data boston_sim/rules_data
+# (pyproject.toml maps data/rules there); in a source checkout or editable install, data/rules.
+_PACKAGED_DATA = Path(__file__).resolve().parent / "rules_data"
+DATA_DIR = (
+    _PACKAGED_DATA
+    if _PACKAGED_DATA.is_dir()
+    else Path(__file__).resolve().parent.parent / "data" / "rules"
+)
 
 KINDS = ("at_least", "zero", "exactly")
 TRUMP_RULES = ("declarer_choice", "declarer_choice_or_nt", "turnup", "junior", "senior", "none")
