@@ -286,7 +286,7 @@ def _plan(rules: RuleSet, hand: int, declarer: int, partner: int, ctx: Mapping[s
         side = 1 << declarer
         if rung.side == "pair":
             side |= 1 << partner
-        discards = _discard_candidates(hand) if rung.tricks == 12 else [-1]
+        discards = _discard_candidates(hand) if rung.discard == "all_one" else [-1]
         for strain in _trumps_for(rung, ctx, turnup_suit):
             boston = strain != NT and boston_mode is not None and boston_mode != "off"
             if rung.kind == "at_least":
@@ -906,7 +906,7 @@ def _rung_note(rung: Any, partner: str) -> str:
     if rung.kind != "at_least":
         notes.append("DD ≈ realistic for the defence (exposed)" if rung.exposed
                      else "DD pessimistic for the declarer")
-    if rung.tricks == 12:
+    if rung.discard == "all_one":
         notes.append("defenders discard at random (A-12)")
     if rung.side == "pair":
         notes.append(f"random partner {partner}: pessimistic")
