@@ -705,7 +705,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
         # does the team's card win the trick whatever the players after this one do?
         # (only asked when the team is winning it: the answer orders its cards)
         if want_own and good_now:
-            settled = not beaten_later(hl, leader, pos, led, trump, best, 0)
+            settled = not beaten_later(hl, leader, pos, led, trump, best, team)
         if lone >= 0:
             if hl[seat * 4 + led] == 0:
                 shed = True
@@ -821,11 +821,15 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                     # misère defender whose card cannot matter to this trick (a discard, or
                     # the declarer already beaten): shed high cards, keep low ones to lead
                     sc = 200 + rank
-                elif settled and not bt:
-                    # the team's card wins the trick already: play the cheapest card
-                    sc = 600 + 32 - rank - (16 if s == trump else 0)
-                    if s_hi - s_lo > 1:
-                        sc += 2 * popcount(mine)
+                elif settled:
+                    if bt:
+                        # overtaking a teammate's card that wins the trick anyway: last
+                        sc = 32 - rank
+                    else:
+                        # the team's card wins the trick already: play the cheapest card
+                        sc = 600 + 32 - rank - (16 if s == trump else 0)
+                        if s_hi - s_lo > 1:
+                            sc += 2 * popcount(mine)
             # insertion sort, descending
             j = n
             while j > 0 and mv[ply, MOVE_SLOTS + j - 1] < sc:
