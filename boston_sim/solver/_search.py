@@ -754,6 +754,8 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                 elif want_own:
                     if rank == top:
                         sc = 200 + rank + 2 * popcount(mine)
+                        if s == trump and popcount(team) == 3:
+                            sc = 120 + rank
                         # a winner that an opponent can ruff waits
                         if trump != NT and s != trump:
                             for o in range(1, 4):
