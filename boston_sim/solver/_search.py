@@ -755,6 +755,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                     if rank == top:
                         sc = 200 + rank + 2 * popcount(mine)
                         if s == trump and popcount(team) == 3:
+                            # defenders of a lone declarer: a top trump is theirs anyway
                             sc = 120 + rank
                         # a winner that an opponent can ruff waits
                         if trump != NT and s != trump:
@@ -778,6 +779,9 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
                                     sc -= 20  # into an opponent's ruff
                                 elif pair:
                                     sc += 40  # a partner's ruff
+                    if s == trump and popcount(team) == 1 and others != 0:
+                        # a lone declarer draws the defenders' trumps before cashing winners
+                        sc += 100
                 elif lone >= 0:
                     # misère, a defender leads: a suit where the declarer's lowest card is
                     # high and the lead ducks under it, so he cannot duck in turn
