@@ -702,8 +702,9 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
         wseat = (leader + bp) & 3
         same = 1 if ((countmask >> wseat) & 1) == in_count else 0
         good_now = 1 if same == want_own else 0
-        # does the team's card win the trick whatever the players after this one do?
-        # (only asked when the team is winning it: the answer orders its cards)
+        # does the team's card win the trick whatever the opponents after this one do? (a
+        # later teammate's card wins for the team too; only asked when the team is winning
+        # it: the answer orders its cards)
         if want_own and good_now:
             settled = not beaten_later(hl, leader, pos, led, trump, best, team)
         if lone >= 0:
