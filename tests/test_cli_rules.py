@@ -258,38 +258,16 @@ def test_score_options_and_trump() -> None:
 
 
 def test_score_russian_context() -> None:
-    res = run(
-        "score",
-        "-r",
-        "boston_russian",
-        "independence",
-        "8",
-        "--trump",
-        "S",
-        "--senior",
-        "S",
-        "--boston",
-        "--json",
-    )
+    indep = ("score", "-r", "boston_russian", "independence", "8")
+    res = run(*indep, "--trump", "S", "--senior", "S", "--boston", "--json")
     d = json.loads(res.stdout)
     assert d["per_adversary"] == [32, 32, 32] and d["bonus"] == 6 and d["net"] == 3 * 32 + 6
-    res = run("score", "-r", "boston_russian", "independence", "8", "--trump", "S")
+    res = run(*indep, "--trump", "S")
     assert res.exit_code == 2 and "senior" in error_text(res)
     # the tariff depends on the trump: no silent junior tariff without --trump
-    res = run("score", "-r", "boston_russian", "independence", "8")
+    res = run(*indep)
     assert res.exit_code == 2 and "--trump" in error_text(res)
-    res = run(
-        "score",
-        "-r",
-        "boston_russian",
-        "independence",
-        "8",
-        "--trump",
-        "H",
-        "--senior",
-        "S",
-        "--json",
-    )
+    res = run(*indep, "--trump", "H", "--senior", "S", "--json")
     assert json.loads(res.stdout)["per_adversary"] == [16, 16, 16]  # T3
     res = run("score", "-r", "boston_russian", "pair_junior", "9", "--json")
     assert json.loads(res.stdout)["per_adversary"] == [4, 0]
