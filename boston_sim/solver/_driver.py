@@ -47,7 +47,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 93  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 94  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):
@@ -69,7 +69,7 @@ def new_workspaces(n, tt_bits):
     size = 1 << tt_bits
     heads = size >> 2
     ttk = np.zeros((n, 7 * size), dtype=np.int64)
-    ttd = np.zeros((n, size + heads), dtype=np.int64)
+    ttd = np.zeros((n, size + 2 * heads), dtype=np.int64)
     mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros((n, P_SIZE), dtype=np.int64)
     fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)

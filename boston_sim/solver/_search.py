@@ -517,32 +517,48 @@ def _head(lens, leader, mask):
     return h & mask
 
 
-# Table layout. Entries live in a ring-buffer pool, chained per hash of (suit lengths, leader):
+# Table layout. Entries live in a ring-buffer pool, chained per hash of (suit lengths, leader,
+# the suits whose top card the entry depends on, and the owners of those top cards):
 #   ttk[7*i .. 7*i+6] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next serial, own serial
 #   ttd[i]            = reachable / unreachable sets, best lead, leader
 #   ttd[pool + h]     = chain head for hash h: (generation << 40) | serial of the newest entry
+#   ttd[pool + heads + g] = for hash g of (lens, leader): (generation << 16) | the set of
+#                       "top-card suit sets" that have a chain (bit c for suit set c)
 # Positions sharing the lengths are many (every way the small cards can lie), so a chain, not a
-# fixed bucket, holds them. Entry number ``serial`` lives in slot ``serial % pool``; when the
-# pool is full the oldest entries are overwritten, and a chain simply ends where the slot it
-# points to holds a different serial. A new game bumps the generation, emptying every chain.
+# fixed bucket, holds them; splitting the chains by which top cards an entry depends on (and
+# their owners) leaves a lookup few entries to read that cannot match. Entry number ``serial``
+# lives in slot ``serial % pool``; when the pool is full the oldest entries are overwritten,
+# and a chain simply ends where the slot it points to holds a different serial. A new game
+# bumps the generation, emptying every chain.
 _SERIAL_MASK = (1 << 40) - 1
 
 
 @njit(**JIT_NONRT)
-def _topcode(w1, w2):
-    """1 + the owners of the top card of every suit (2 bits each; 0 for an empty suit)."""
-    return 1 + ((w1 & 3) | (((w1 >> 32) & 3) << 2) | ((w2 & 3) << 4) | (((w2 >> 32) & 3) << 6))
+def _tops(w1, w2):
+    """The owners of the top card of every suit, 2 bits per suit."""
+    return (w1 & 3) | (((w1 >> 32) & 3) << 2) | ((w2 & 3) << 4) | (((w2 >> 32) & 3) << 6)
 
 
 @njit(**JIT_NONRT)
-def _entry_code(lens, w1, w2, m1, m2):
-    """Chain of an entry: its top-card owners when it depends on the top card of every
-    non-empty suit (most entries), else 0 (one chain per lengths and leader)."""
+def _suit_set(lens, m1, m2):
+    """The non-empty suits whose top card an entry with masks ``m1``, ``m2`` depends on."""
+    c = 0
     for s in range(4):
         m = (m1 if s < 2 else m2) >> (32 * (s & 1))
-        if (m & 3) == 0 and ((lens >> (16 * s)) & 0xFFFF) != 0:
-            return 0
-    return _topcode(w1, w2)
+        if (m & 3) != 0 and ((lens >> (16 * s)) & 0xFFFF) != 0:
+            c |= 1 << s
+    return c
+
+
+_SPREAD = np.array([0x00, 0x03, 0x0C, 0x0F, 0x30, 0x33, 0x3C, 0x3F,
+                    0xC0, 0xC3, 0xCC, 0xCF, 0xF0, 0xF3, 0xFC, 0xFF], dtype=np.int64)
+
+
+@njit(**JIT_NONRT)
+def _chain(lens, leader, c, tops, mask):
+    """Chain of the entries for (lengths, leader) that depend on the top cards of suit set
+    ``c``, owned as in ``tops`` (only those suits' bits count)."""
+    return _head(lens, leader + 4 * (c + 16 * (tops & _SPREAD[c])), mask)
 
 
 @njit(**JIT_NONRT)
@@ -574,18 +590,32 @@ def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need, hint):
 
 @njit(**JIT_NONRT)
 def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
-    """Scan the two chains that may hold entries matching the position (the one of its
-    top-card owners, the one of entries that ignore some suit's top card). Returns
+    """Scan the chains that may hold entries matching the position: one per set of suits
+    whose top cards some entry of these lengths and leader depends on (the entries that
+    depend on every non-empty suit's top card first, the most specific). Returns
     (answer, slot): answer 1 / 0 if an entry settles "need", else -1; slot of the settling
     entry, or of an entry that only carries a best move (-1 if none)."""
     m = P[P_TTMASK]
-    a, i, hint = _scan(ttk, ttd, P, _head(lens, leader + 4 * _topcode(w1, w2), m), lens, w1, w2,
-                       leader, need, -1)
-    if a >= 0:
-        return a, i
-    a, i, hint = _scan(ttk, ttd, P, _head(lens, leader, m), lens, w1, w2, leader, need, hint)
-    if a >= 0:
-        return a, i
+    b = ttd[P[P_POOL] + m + 1 + _head(lens, leader, m)]
+    if (b >> 16) != P[P_GEN]:
+        return -1, -1
+    sets = b & 0xFFFF
+    ne = 0
+    for s in range(4):
+        if ((lens >> (16 * s)) & 0xFFFF) != 0:
+            ne |= 1 << s
+    tops = _tops(w1, w2)
+    hint = -1
+    c = ne
+    while True:
+        if (sets >> c) & 1:
+            a, i, hint = _scan(ttk, ttd, P, _chain(lens, leader, c, tops, m), lens, w1, w2,
+                               leader, need, hint)
+            if a >= 0:
+                return a, i
+        if c == 0:
+            break
+        c = (c - 1) & ne  # the next smaller subset of the non-empty suits
     return -1, hint
 
 
@@ -603,7 +633,13 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     pool = P[P_POOL]
     pmask = pool - 1
     gen = P[P_GEN]
-    h = pool + _head(lens, leader + 4 * _entry_code(lens, w1, w2, m1, m2), P[P_TTMASK])
+    c = _suit_set(lens, m1, m2)
+    h = pool + _chain(lens, leader, c, _tops(w1, w2), P[P_TTMASK])
+    g = pool + P[P_TTMASK] + 1 + _head(lens, leader, P[P_TTMASK])
+    b = ttd[g]
+    if (b >> 16) != gen:
+        b = gen << 16
+    ttd[g] = b | (1 << c)
     p1 = w1 & m1
     p2 = w2 & m2
     hd = ttd[h]
