@@ -904,7 +904,8 @@ F_Q = 15  # 4 fields: scratch for the quick-trick bound's ranks
 F_Q2 = 19  # 4 more
 F_LW = 23  # 4 fields: per suit, the lowest rank still worth trying (0: every card)
 F_KILL = 27  # the last two cards that cut off a node at this ply (tried early by its next node)
-F_SIZE = 29
+F_WIN = 29  # at a trick's fourth card: the winning card if it won on rank (else -1)
+F_SIZE = 30
 
 
 @njit(**JIT_NONRT)
@@ -1165,6 +1166,13 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                         if beats(fr[base + j, F_CARD], fr[base + bp, F_CARD], trump):
                             bp = j
                     w = (ld + bp) & 3
+                    # won on rank if another card of the winner's suit was played to it
+                    wc = fr[base + bp, F_CARD]
+                    k = 0
+                    for j in range(4):
+                        if (fr[base + j, F_CARD] >> 4) == (wc >> 4):
+                            k += 1
+                    fr[ply, F_WIN] = wc if k >= 2 else -1
                     fr[ply + 1, F_LEADER] = w
                     fr[ply + 1, F_POS] = 0
                     fr[ply + 1, F_WON] = fr[ply, F_WON] + ((countmask >> w) & 1)
@@ -1184,8 +1192,10 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
         seat = (fr[ply, F_LEADER] + fr[ply, F_POS]) & 3
         hl[seat * 4 + (card >> 4)] ^= 1 << (card & 15)
         if fr[ply, F_POS] == 3:
-            fr[ply, F_CARD] = card
-            _trick_relevance(fr, ply, trump, ply + 1)
+            # the trick was won on rank: that rank matters (see _trick_relevance)
+            wc = fr[ply, F_WIN]
+            if wc >= 0 and (wc & 15) < fr[ply + 1, F_T + (wc >> 4)]:
+                fr[ply + 1, F_T + (wc >> 4)] = wc & 15
         if val == fr[ply, F_ISMAX]:
             # cut-off: this child alone decides the node
             for s in range(4):
