@@ -27,7 +27,9 @@ terms: 1st, 2nd, ... highest remaining card) and the leader. Any later position 
 lengths, the same owners of those top cards and the same leader has the same answer, whatever
 its smaller cards and whatever was played before. Each entry holds two 15-bit sets over
 "tricks still needed" (known reachable / known unreachable), which serves both the monotone
-games (bounds) and the exact game, plus the best lead found, as (suit, index from the top).
+games (bounds) and the exact game. (No best move is kept: an entry that matches a position
+settles every question it has an answer for, so a stored move could only be offered for another
+number of tricks needed, a different question; such hints cost nodes, see PERFORMANCE.md.)
 """
 
 from __future__ import annotations
@@ -57,10 +59,8 @@ MOVE_SLOTS = 16  # at most 14 cards of one lane / 13 cards in hand
 # transposition-table data word layout
 _WIN_SHIFT = 0  # 15 bits: tricks-needed values known reachable
 _LOSE_SHIFT = 15  # 15 bits: known unreachable
-_MOVE_SHIFT = 30  # 8 bits: best lead, suit*16 + index from top; 0xFF = none
-_LEAD_SHIFT = 38  # 2 bits
+_LEAD_SHIFT = 30  # 2 bits
 _ALL15 = (1 << 15) - 1
-_NO_MOVE = 0xFF
 
 
 @njit(**JIT_NONRT)
@@ -520,7 +520,7 @@ def _head(lens, leader, mask):
 # Table layout. Entries live in a ring-buffer pool, chained per hash of (suit lengths, leader,
 # the suits whose top card the entry depends on, and the owners of those top cards):
 #   ttk[7*i .. 7*i+6] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next serial, own serial
-#   ttd[i]            = reachable / unreachable sets, best lead, leader
+#   ttd[i]            = reachable / unreachable sets, leader
 #   ttd[pool + h]     = chain head for hash h: (generation << 40) | serial of the newest entry
 #   ttd[pool + heads + g] = for hash g of (lens, leader): (generation << 16) | the set of
 #                       "top-card suit sets" that have a chain (bit c for suit set c)
@@ -562,12 +562,12 @@ def _chain(lens, leader, c, tops, mask):
 
 
 @njit(**JIT_NONRT)
-def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need, hint):
-    """Scan one chain; returns (answer, slot, hint) as ``tt_lookup``."""
+def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need):
+    """Scan one chain; returns (answer, slot) as ``tt_lookup``."""
     pmask = P[P_POOL] - 1
     hd = ttd[P[P_POOL] + h]
     if (hd >> 40) != P[P_GEN]:
-        return -1, -1, hint
+        return -1, -1
     sr = hd & _SERIAL_MASK
     while sr >= 0:
         i = sr & pmask
@@ -579,13 +579,11 @@ def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need, hint):
                 and ((w1 ^ ttk[j + 1]) & ttk[j + 3]) == 0
                 and ((w2 ^ ttk[j + 2]) & ttk[j + 4]) == 0):
             if (d >> (_WIN_SHIFT + need)) & 1:
-                return 1, i, hint
+                return 1, i
             if (d >> (_LOSE_SHIFT + need)) & 1:
-                return 0, i, hint
-            if hint < 0 and ((d >> _MOVE_SHIFT) & 0xFF) != _NO_MOVE:
-                hint = i
+                return 0, i
         sr = ttk[j + 5]
-    return -1, -1, hint
+    return -1, -1
 
 
 @njit(**JIT_NONRT)
@@ -594,7 +592,7 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     whose top cards some entry of these lengths and leader depends on (the entries that
     depend on every non-empty suit's top card first, the most specific). Returns
     (answer, slot): answer 1 / 0 if an entry settles "need", else -1; slot of the settling
-    entry, or of an entry that only carries a best move (-1 if none)."""
+    entry (-1 if none)."""
     m = P[P_TTMASK]
     b = ttd[P[P_POOL] + m + 1 + _head(lens, leader, m)]
     if (b >> 16) != P[P_GEN]:
@@ -605,29 +603,27 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
         if ((lens >> (16 * s)) & 0xFFFF) != 0:
             ne |= 1 << s
     tops = _tops(w1, w2)
-    hint = -1
     c = ne
     while True:
         if (sets >> c) & 1:
-            a, i, hint = _scan(ttk, ttd, P, _chain(lens, leader, c, tops, m), lens, w1, w2,
-                               leader, need, hint)
+            a, i = _scan(ttk, ttd, P, _chain(lens, leader, c, tops, m), lens, w1, w2, leader,
+                         need)
             if a >= 0:
                 return a, i
         if c == 0:
             break
         c = (c - 1) & ne  # the next smaller subset of the non-empty suits
-    return -1, hint
+    return -1, -1
 
 
 @njit(**JIT_NONRT)
-def _tt_data(win, lose, move, leader):
+def _tt_data(win, lose, leader):
     """The data word of a table entry."""
-    return ((win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (move << _MOVE_SHIFT)
-            | (leader << _LEAD_SHIFT))
+    return (win << _WIN_SHIFT) | (lose << _LOSE_SHIFT) | (leader << _LEAD_SHIFT)
 
 
 @njit(**JIT_NONRT)
-def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
+def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose):
     """Add (or merge into) the entry for this pattern: the position's lengths, the owners of
     the top cards that matter (masks m1, m2) and the reachable / unreachable sets."""
     pool = P[P_POOL]
@@ -657,9 +653,7 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
                     and ttk[j + 2] == p2 and ttk[j + 3] == m1 and ttk[j + 4] == m2):
                 win |= (d >> _WIN_SHIFT) & _ALL15
                 lose |= (d >> _LOSE_SHIFT) & _ALL15
-                if move == _NO_MOVE:
-                    move = (d >> _MOVE_SHIFT) & 0xFF
-                ttd[i] = _tt_data(win, lose, move, leader)
+                ttd[i] = _tt_data(win, lose, leader)
                 return
             sr = ttk[j + 5]
     serial = P[P_FREE]
@@ -673,7 +667,7 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose, move):
     ttk[j + 4] = m2
     ttk[j + 5] = first
     ttk[j + 6] = serial
-    ttd[slot] = _tt_data(win, lose, move, leader)
+    ttd[slot] = _tt_data(win, lose, leader)
     ttd[h] = (gen << 40) | serial
 
 
@@ -698,7 +692,7 @@ def beaten_later(hl, leader, pos, led, trump, card, skip):
 
 
 @njit(**JIT_NONRT)
-def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
+def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     """Fill ``mv[ply]`` with the legal moves of ``seat`` (one card per group of equivalent
     cards: the highest of the group, with the group's lowest rank in the third block), ordered
     best-first; return their number."""
@@ -782,9 +776,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove):
             card = s * 16 + rank
             # --- ordering score (higher first)
             if pos == 0:
-                if card == ttmove:
-                    sc = 1000
-                elif card == fr[ply, F_KILL]:
+                if card == fr[ply, F_KILL]:
                     sc = 900
                 elif card == fr[ply, F_KILL + 1]:
                     sc = 800
@@ -944,7 +936,6 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     # a view costs a reference count per node)
     for s in range(4):
         fr[ply, F_T + s] = 16
-    ttmove = -1
     if pos == 0:
         P[P_TRICKS] += 1
         r = hand_size(hl, seat)
@@ -1058,15 +1049,8 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 for s in range(4):
                     fr[ply, F_T + s] = fr[ply, F_Q + s]
                 return cut
-        if slot >= 0:
-            m = (ttd[slot] >> _MOVE_SHIFT) & 0xFF
-            s = m >> 4
-            idx = m & 15
-            u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
-            if popcount(u) > idx:
-                ttmove = s * 16 + kth_rank(u, idx + 1)
     P[P_NODES] += 1
-    fr[ply, F_NM] = _gen_moves(hl, fr, P, seat, pos, leader, mv, ply, ttmove)
+    fr[ply, F_NM] = _gen_moves(hl, fr, P, seat, pos, leader, mv, ply)
     fr[ply, F_IDX] = 0
     for s in range(4):
         fr[ply, F_LW + s] = 0
@@ -1074,18 +1058,13 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
 
 
 @njit(**JIT_NONRT)
-def _close(hl, ttk, ttd, P, fr, ply, result, best):
+def _close(hl, ttk, ttd, P, fr, ply, result):
     """Record the answer of a trick-boundary node in the table, generalised to every position
     with the same lengths and the same owners of the cards that mattered (partition search)."""
     if fr[ply, F_POS] != 0:
         return
     leader = fr[ply, F_LEADER]
     need = fr[ply, F_NEED]
-    move = _NO_MOVE
-    if best >= 0:
-        s = best >> 4
-        u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
-        move = s * 16 + popcount(u >> ((best & 15) + 1))
     if P[P_EXACT]:
         win = (1 << need) if result else 0
         lose = 0 if result else (1 << need)
@@ -1108,8 +1087,7 @@ def _close(hl, ttk, ttd, P, fr, ply, result, best):
             m1 |= mm << (32 * s)
         else:
             m2 |= mm << (32 * (s - 2))
-    tt_store(ttk, ttd, P, fr[ply, F_LENS], fr[ply, F_W1], fr[ply, F_W2], m1, m2, leader, win, lose,
-             move)
+    tt_store(ttk, ttd, P, fr[ply, F_LENS], fr[ply, F_W1], fr[ply, F_W2], m1, m2, leader, win, lose)
 
 
 @njit(**JIT_NONRT)
@@ -1119,8 +1097,8 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
 
     Depth-first AND/OR search with an explicit stack (``fr``, one frame per card played):
     numba caches non-recursive code reliably, and there is no call overhead per node. Leads
-    are ordered table move first, then the last two cards that cut off a lead at the same ply
-    (killer moves), then by heuristics (``_gen_moves``). Each
+    are ordered the last two cards that cut off a lead at the same ply first (killer moves),
+    then by heuristics (``_gen_moves``). Each
     node also returns the ranks its answer depended on (``fr[ply, F_T..]``): a trick won on
     rank makes the winning rank matter; a node that tried all its moves also keeps the ranks
     of any group of equivalent cards straddling what matters (only the top one was tried).
@@ -1151,7 +1129,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                     th = fr[ply, F_T + s]
                     if (c & 15) >= th > lo:
                         fr[ply, F_T + s] = lo
-                _close(hl, ttk, ttd, P, fr, ply, val, -1)
+                _close(hl, ttk, ttd, P, fr, ply, val)
             else:
                 card = mv[ply, i]
                 ld = fr[ply, F_LEADER]
@@ -1203,7 +1181,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
             if fr[ply, F_KILL] != card:
                 fr[ply, F_KILL + 1] = fr[ply, F_KILL]
                 fr[ply, F_KILL] = card
-            _close(hl, ttk, ttd, P, fr, ply, val, card)
+            _close(hl, ttk, ttd, P, fr, ply, val)
         else:
             for s in range(4):
                 if fr[ply + 1, F_T + s] < fr[ply, F_T + s]:
