@@ -6,6 +6,8 @@ the 16-bit holding of ``seat`` in ``suit`` (the wrappers in ``__init__`` build i
 
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 from numba import njit, prange
 
@@ -53,13 +55,32 @@ _REVISION = 96  # bump with every change to _search.py: numba's cache does not t
 def new_workspace(tt_bits):
     """Per-worker scratch: transposition table, move buffer, parameter block.
 
-    Plain numpy (not a kernel) on purpose: ``np.zeros`` of a large array maps zero pages
-    that are only paid for when a search first touches them, so a big table costs nothing at
-    start-up. Zero is a valid empty table: every slot is read only through a chain whose head
+    Plain Python (not a kernel) on purpose: the table is fresh anonymous memory
+    (``_zeros_huge``), zero pages that are only paid for when a search first touches them, so
+    a big table costs nothing at start-up. Zero is a valid empty table: every slot is read only through a chain whose head
     carries the current generation (which starts at 1), and a slot is written before any
     chain points to it."""
     ttk, ttd, mv, fr, P = new_workspaces(1, tt_bits)
     return ttk[0], ttd[0], mv[0], fr[0], P[0]
+
+
+def _zeros_huge(shape):
+    """A zeroed int64 array in fresh anonymous memory that the kernel is asked to back with
+    huge pages (``MADV_HUGEPAGE``, where Linux offers it): the table is read at random, and
+    with 4 KiB pages most of those reads would also miss the address-translation cache.
+    Like ``np.zeros``, the pages cost nothing until first touched."""
+    nbytes = 8 * int(np.prod(shape))
+    try:
+        buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except (AttributeError, OSError, ValueError):
+        return np.zeros(shape, dtype=np.int64)
+    advice = getattr(mmap, "MADV_HUGEPAGE", None)
+    if advice is not None:
+        try:
+            buf.madvise(advice)
+        except OSError:
+            pass
+    return np.frombuffer(buf, dtype=np.int64).reshape(shape)
 
 
 def new_workspaces(n, tt_bits):
@@ -68,8 +89,8 @@ def new_workspaces(n, tt_bits):
     nothing is re-allocated or re-zeroed per batch."""
     size = 1 << tt_bits
     heads = size >> 2
-    ttk = np.zeros((n, 7 * size), dtype=np.int64)
-    ttd = np.zeros((n, size + 2 * heads), dtype=np.int64)
+    ttk = _zeros_huge((n, 7 * size))
+    ttd = _zeros_huge((n, size + 2 * heads))
     mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros((n, P_SIZE), dtype=np.int64)
     fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)
