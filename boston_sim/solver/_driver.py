@@ -49,7 +49,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 96  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 97  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):
@@ -57,9 +57,9 @@ def new_workspace(tt_bits):
 
     Plain Python (not a kernel) on purpose: the table is fresh anonymous memory
     (``_zeros_huge``), zero pages that are only paid for when a search first touches them, so
-    a big table costs nothing at start-up. Zero is a valid empty table: every slot is read only through a chain whose head
-    carries the current generation (which starts at 1), and a slot is written before any
-    chain points to it."""
+    a big table costs nothing at start-up. Zero is a valid empty table: every slot is read
+    only through a chain whose head carries the current generation (which starts at 1), and
+    a slot is written before any chain points to it."""
     ttk, ttd, mv, fr, P = new_workspaces(1, tt_bits)
     return ttk[0], ttd[0], mv[0], fr[0], P[0]
 

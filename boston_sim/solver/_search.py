@@ -901,22 +901,30 @@ F_SIZE = 30
 
 
 @njit(**JIT_NONRT)
-def _trick_relevance(fr, last, trump, row):
-    """The trick ending at ply ``last`` was won on rank if another card of the winner's suit
-    was played to it: then that rank matters (lower ``t`` of that suit to it)."""
-    base = last - 3
-    bp = base
-    for j in range(base + 1, last + 1):
-        if beats(fr[j, F_CARD], fr[bp, F_CARD], trump):
-            bp = j
-    wc = fr[bp, F_CARD]
-    ws = wc >> 4
+def _won_on_rank(fr, base, bp):
+    """The winning card of the trick played at plies ``base`` .. ``base + 3`` (won by the
+    card at ``base + bp``) if the trick was won on rank, i.e. another card of the winner's
+    suit was played to it (then that rank matters), else -1."""
+    wc = fr[base + bp, F_CARD]
     n = 0
-    for j in range(base, last + 1):
-        if (fr[j, F_CARD] >> 4) == ws:
+    for j in range(base, base + 4):
+        if (fr[j, F_CARD] >> 4) == (wc >> 4):
             n += 1
-    if n >= 2 and (wc & 15) < fr[row, F_T + ws]:
-        fr[row, F_T + ws] = wc & 15
+    return wc if n >= 2 else -1
+
+
+@njit(**JIT_NONRT)
+def _trick_relevance(fr, last, trump, row):
+    """If the trick ending at ply ``last`` was won on rank, that rank matters (lower ``t`` of
+    its suit to it)."""
+    base = last - 3
+    bp = 0
+    for j in range(1, 4):
+        if beats(fr[base + j, F_CARD], fr[base + bp, F_CARD], trump):
+            bp = j
+    wc = _won_on_rank(fr, base, bp)
+    if wc >= 0 and (wc & 15) < fr[row, F_T + (wc >> 4)]:
+        fr[row, F_T + (wc >> 4)] = wc & 15
 
 
 @njit(**JIT_NONRT)
@@ -1144,13 +1152,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                         if beats(fr[base + j, F_CARD], fr[base + bp, F_CARD], trump):
                             bp = j
                     w = (ld + bp) & 3
-                    # won on rank if another card of the winner's suit was played to it
-                    wc = fr[base + bp, F_CARD]
-                    k = 0
-                    for j in range(4):
-                        if (fr[base + j, F_CARD] >> 4) == (wc >> 4):
-                            k += 1
-                    fr[ply, F_WIN] = wc if k >= 2 else -1
+                    fr[ply, F_WIN] = _won_on_rank(fr, base, bp)
                     fr[ply + 1, F_LEADER] = w
                     fr[ply + 1, F_POS] = 0
                     fr[ply + 1, F_WON] = fr[ply, F_WON] + ((countmask >> w) & 1)
