@@ -7,7 +7,8 @@ exact values of ``tests/naive.py``:
   it tries to lose them (``min_tricks``), and the other side's sure trump tricks leave at
   least the tricks the counted side takes when it tries to win them (``max_tricks``);
 * ``team_quick_tricks``: the leader's team can take at least that many (``max_tricks``); its
-  relevant ranks are checked by the naive and DDS comparisons, which use them for the table.
+  relevant ranks are checked by the naive and DDS comparisons, which use them for the table;
+* ``split_top_trumps``: the other side then takes two tricks (``max_tricks`` <= n - 2).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 import pytest
 
 import naive
-from boston_sim.solver._search import team_quick_tricks, trump_bounds
+from boston_sim.solver._search import split_top_trumps, team_quick_tricks, trump_bounds
 
 SIDES = (0b0001, 0b0010, 0b0101, 0b0011, 0b1110)
 
@@ -101,3 +102,50 @@ def test_team_quick_tricks_relevant_ranks_generalise(n: int) -> None:
             assert min(q, goal) <= naive.max_tricks(other, trump, leader, team), (
                 hands, other, trump, team, leader, goal, thresholds)
     assert moved
+
+
+def _split_top_endings(rng: random.Random, n: int, count: int):
+    """Random endings (trump, side, hands) in which ``split_top_trumps`` holds."""
+    out = []
+    while len(out) < count:
+        trump = rng.randrange(4)
+        hands = naive.random_ending(rng, n, must_hold=(trump * 16 + 14, trump * 16 + 13))
+        side = rng.choice(SIDES)
+        if split_top_trumps(lanes(hands), trump, side):
+            out.append((trump, side, hands))
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_split_top_trumps_give_the_other_side_two_tricks(n: int) -> None:
+    """When the other side holds the top two trumps in two hands, one with a spare trump, the
+    counted side takes at most n - 2 tricks however it plays, whoever leads."""
+    rng = random.Random(1100 + n)
+    for trump, side, hands in _split_top_endings(rng, n, 30 if n < 5 else 10):
+        for leader in range(4):
+            assert naive.max_tricks(hands, trump, leader, side) <= n - 2, (hands, trump, side)
+
+
+def test_split_top_trumps_needs_a_spare_trump() -> None:
+    """Two singleton honours fall together on a trump lead: the test must not claim two tricks
+    (N leads the trump queen; E's ace and W's king are both singletons)."""
+    t = 0  # spades
+    card = {"SA": t * 16 + 14, "SK": t * 16 + 13, "SQ": t * 16 + 12, "HA": 16 + 14, "HK": 16 + 13,
+            "H2": 16 + 2, "H3": 16 + 3}
+    hands = [1 << card["SQ"] | 1 << card["HA"], 1 << card["SA"] | 1 << card["H2"],
+             1 << card["HK"] | 1 << card["H3"], 1 << card["SK"] | 1 << (16 + 4)]
+    assert not split_top_trumps(lanes(hands), t, 0b0101)
+    assert naive.max_tricks(hands, t, 0, 0b0101) == 1  # so two tricks are not theirs
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_solver_agrees_with_minimax_where_the_top_trumps_are_split(n: int) -> None:
+    """The search's use of the test (a cut-off when the side needs all tricks but one)."""
+    from boston_sim.solver._driver import new_workspace, solve_value
+
+    rng = random.Random(1200 + n)
+    ws = new_workspace(16)
+    for trump, side, hands in _split_top_endings(rng, n, 25 if n < 5 else 8):
+        leader = rng.randrange(4)
+        got = solve_value(lanes(hands), trump, leader, side, 0, -1, *ws)
+        assert got == naive.max_tricks(hands, trump, leader, side), (hands, trump, side, leader)

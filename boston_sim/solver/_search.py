@@ -300,6 +300,30 @@ def sure_trumps(mine, higher_pool):
 
 
 @njit(**JIT_NONRT)
+def split_top_trumps(hl, trump, countmask):
+    """Do the two highest trumps lie in two different hands of the side not counted, one of
+    those hands holding another trump? Then that side, playing to win tricks, takes two trump
+    tricks: the top trump always wins, and the second loses only if both fall on the same
+    trick, which the side can always avoid (the hand with the spare trump plays it instead).
+    This is DDS's "later tricks" test; it depends on the owners of the top two trumps and
+    the lengths."""
+    ut = hl[trump] | hl[4 + trump] | hl[8 + trump] | hl[12 + trump]
+    if popcount(ut) < 2:
+        return False
+    hb = 1 << highbit_index(ut)
+    hb2 = 1 << highbit_index(ut ^ hb)
+    h1 = 0
+    h2 = 0
+    for st in range(4):
+        if hl[st * 4 + trump] & hb:
+            h1 = st
+        if hl[st * 4 + trump] & hb2:
+            h2 = st
+    return (h1 != h2 and ((countmask >> h1) & 1) == 0 and ((countmask >> h2) & 1) == 0
+            and (popcount(hl[h1 * 4 + trump]) > 1 or popcount(hl[h2 * 4 + trump]) > 1))
+
+
+@njit(**JIT_NONRT)
 def split_suit(hl, suit, mask):
     """The cards of ``suit`` held by the seats of ``mask``, and those held by the others."""
     inside = 0
@@ -996,6 +1020,12 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                             fr[ply, F_T + trump] = kth_rank(ut, k)
                             return cut
                         break
+                # the other side takes two trump tricks: decisive when the counted side needs
+                # all tricks but one (it plays to win them)
+                if (not exact and need >= r - 1 and P[P_MAXMASK] == countmask
+                        and split_top_trumps(hl, trump, countmask)):
+                    fr[ply, F_T + trump] = kth_rank(ut, 2)
+                    return 0
                 # every hand's trumps, each winning unless a higher trump of the other side
                 # falls on the same trick (depends on who holds every trump)
                 # (each bound is at most the longest trump holding of its side: skip the
