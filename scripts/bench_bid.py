@@ -70,6 +70,7 @@ def typical_hands(n: int, seed: int, cache: str | None) -> dict:
     import random
     import statistics
 
+    from boston_sim.analysis import _ac_se
     from boston_sim.cards import card_mask, format_hand
 
     rng = random.Random(seed)
@@ -81,9 +82,14 @@ def typical_hands(n: int, seed: int, cache: str | None) -> dict:
         rows = []
         for h in hands:
             dt, d = cli_time(h, own, [])
+            rated = [r for r in d["rungs"] if r["p_make_se"] is not None]
+            # the plain SE is 0 where every sample agrees; the Agresti-Coull SE (what the
+            # default mode's stopping rule uses) is not
             rows.append({"hand": h, "seconds": round(dt, 2), "recommended": d["recommended"],
-                         "max_p_make_se": max(r["p_make_se"] for r in d["rungs"]
-                                              if r["p_make_se"] is not None)})
+                         "max_p_make_se": max(r["p_make_se"] for r in rated),
+                         "max_p_make_se_ac": round(max(
+                             _ac_se(round(r["p_make"] * r["samples"]), r["samples"])
+                             for r in rated), 4)})
             print(f"  ({len(rows)}/{n}) {h}: {dt:.1f} s", file=sys.stderr, flush=True)
     finally:
         if cache is None:
@@ -154,7 +160,8 @@ def main() -> None:
         t = out["typical"]
         for h in t["hands"]:
             print(f"typical {h['hand']}: warm bid {h['seconds']:.1f} s, recommended "
-                  f"{h['recommended']}, max SE of P(make) {h['max_p_make_se']:.3f}")
+                  f"{h['recommended']}, max SE of P(make) {h['max_p_make_se']:.3f} "
+                  f"(Agresti-Coull {h['max_p_make_se_ac']:.3f})")
         print(f"typical hands ({len(t['hands'])}): median {t['median_seconds']:.1f} s, "
               f"max {t['max_seconds']:.1f} s, under 10 s: {t['under_10s']}/{len(t['hands'])}")
     if runs:
