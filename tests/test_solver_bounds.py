@@ -8,7 +8,8 @@ exact values of ``tests/naive.py``:
   least the tricks the counted side takes when it tries to win them (``max_tricks``);
 * ``team_quick_tricks``: the leader's team can take at least that many (``max_tricks``); its
   relevant ranks are checked by the naive and DDS comparisons, which use them for the table;
-* ``split_top_trumps``: the other side then takes two tricks (``max_tricks`` <= n - 2).
+* ``split_top_trumps``: the other side then takes two tricks (``max_tricks`` <= n - 2);
+* ``second_trump_over_top``: with the other side on lead, the counted side then takes a trick.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ import numpy as np
 import pytest
 
 import naive
-from boston_sim.solver._search import split_top_trumps, team_quick_tricks, trump_bounds
+from boston_sim.solver._search import (
+    second_trump_over_top,
+    split_top_trumps,
+    team_quick_tricks,
+    trump_bounds,
+)
 
 SIDES = (0b0001, 0b0010, 0b0101, 0b0011, 0b1110)
 
@@ -149,3 +155,52 @@ def test_solver_agrees_with_minimax_where_the_top_trumps_are_split(n: int) -> No
         leader = rng.randrange(4)
         got = solve_value(lanes(hands), trump, leader, side, 0, -1, *ws)
         assert got == naive.max_tricks(hands, trump, leader, side), (hands, trump, side, leader)
+
+
+def _second_over_top_endings(rng: random.Random, n: int, count: int):
+    """Random endings (trump, side, leader, hands) in which ``second_trump_over_top`` holds
+    and the other side is on lead."""
+    out = []
+    while len(out) < count:
+        trump = rng.randrange(4)
+        hands = naive.random_ending(rng, n, must_hold=(trump * 16 + 14, trump * 16 + 13))
+        side = rng.choice(SIDES + (0b0100, 0b1000))
+        if second_trump_over_top(lanes(hands), trump, side):
+            leader = rng.choice([s for s in range(4) if not (side >> s) & 1])
+            out.append((trump, side, leader, hands))
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_second_trump_over_top_takes_a_trick(n: int) -> None:
+    """The second trump with a spare, sitting just after the top trump, takes a trick for its
+    side when the other side is on lead, however the other side plays."""
+    rng = random.Random(1300 + n)
+    for trump, side, leader, hands in _second_over_top_endings(rng, n, 40 if n < 5 else 12):
+        assert naive.max_tricks(hands, trump, leader, side) >= 1, (hands, trump, side, leader)
+
+
+def test_second_trump_over_top_needs_the_other_side_on_lead() -> None:
+    """On lead with nothing but trumps, the holder of K-3 must lead into the ace: W holds
+    the king and the three of spades, S (just before him) the ace and the six; W alone takes
+    no trick when he leads, so the test must only be used with the other side on lead."""
+    spade = {r: r for r in range(2, 15)}  # spades are suit 0: card = rank
+    hands = [1 << (48 + 11) | 1 << (16 + 14), 1 << (32 + 13) | 1 << (32 + 11),
+             1 << spade[14] | 1 << spade[6], 1 << spade[13] | 1 << spade[3]]
+    assert second_trump_over_top(lanes(hands), 0, 0b1000)
+    assert naive.max_tricks(hands, 0, 3, 0b1000) == 0  # W on lead: no trick
+    assert naive.max_tricks(hands, 0, 0, 0b1000) >= 1  # N on lead: the king scores
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_solver_agrees_with_minimax_with_the_second_trump_over_the_top(n: int) -> None:
+    """The search's use of the test (a cut-off when the side needs one trick, and its mirror
+    when the side on lead needs every trick)."""
+    from boston_sim.solver._driver import new_workspace, solve_value
+
+    rng = random.Random(1400 + n)
+    ws = new_workspace(16)
+    for trump, side, leader, hands in _second_over_top_endings(rng, n, 25 if n < 5 else 8):
+        for s, ld in ((side, leader), (15 ^ side, leader)):
+            got = solve_value(lanes(hands), trump, ld, s, 0, -1, *ws)
+            assert got == naive.max_tricks(hands, trump, ld, s), (hands, trump, s, ld)

@@ -324,6 +324,28 @@ def split_top_trumps(hl, trump, countmask):
 
 
 @njit(**JIT_NONRT)
+def second_trump_over_top(hl, trump, countmask):
+    """With the other side on lead: does a hand of the counted side hold the second-highest
+    trump and another trump, with the highest trump in the hand of its right-hand opponent
+    (who plays just before it)? Then the counted side takes a trump trick: the second trump
+    loses only to the top one on the same trick, the hand keeps it until the top trump has
+    gone (playing its other trump when trumps are led), and it never has to lead trumps
+    before its side has won a trick, since the side gets the lead only by winning one (DDS's
+    "later tricks" test). Depends on the owners of the top two trumps and the lengths."""
+    ut = hl[trump] | hl[4 + trump] | hl[8 + trump] | hl[12 + trump]
+    if popcount(ut) < 2:
+        return False
+    hb = 1 << highbit_index(ut)
+    hb2 = 1 << highbit_index(ut ^ hb)
+    for st in range(4):
+        if hl[st * 4 + trump] & hb2:
+            rho = (st + 3) & 3
+            return (((countmask >> st) & 1) == 1 and popcount(hl[st * 4 + trump]) > 1
+                    and (hl[rho * 4 + trump] & hb) != 0 and ((countmask >> rho) & 1) == 0)
+    return False
+
+
+@njit(**JIT_NONRT)
 def split_suit(hl, suit, mask):
     """The cards of ``suit`` held by the seats of ``mask``, and those held by the others."""
     inside = 0
@@ -1026,6 +1048,17 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                         and split_top_trumps(hl, trump, countmask)):
                     fr[ply, F_T + trump] = kth_rank(ut, 2)
                     return 0
+                # a trick with the second trump over the top one: for the counted side when it
+                # needs one, for the other side when the counted side needs them all
+                if not exact and P[P_MAXMASK] == countmask:
+                    if (need == 1 and ((countmask >> seat) & 1) == 0
+                            and second_trump_over_top(hl, trump, countmask)):
+                        fr[ply, F_T + trump] = kth_rank(ut, 2)
+                        return 1
+                    if (need == r and ((countmask >> seat) & 1) == 1
+                            and second_trump_over_top(hl, trump, 15 ^ countmask)):
+                        fr[ply, F_T + trump] = kth_rank(ut, 2)
+                        return 0
                 # every hand's trumps, each winning unless a higher trump of the other side
                 # falls on the same trick (depends on who holds every trump)
                 # (each bound is at most the longest trump holding of its side: skip the
