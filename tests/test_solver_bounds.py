@@ -9,7 +9,8 @@ exact values of ``tests/naive.py``:
 * ``team_quick_tricks``: the leader's team can take at least that many (``max_tricks``); its
   relevant ranks are checked by the naive and DDS comparisons, which use them for the table;
 * ``split_top_trumps``: the other side then takes two tricks (``max_tricks`` <= n - 2);
-* ``second_trump_over_top``: with the other side on lead, the counted side then takes a trick.
+* ``second_trump_over_top`` and ``second_and_third_trumps``: with the other side on lead, the
+  counted side then takes a trick.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 
 import naive
 from boston_sim.solver._search import (
+    second_and_third_trumps,
     second_trump_over_top,
     split_top_trumps,
     team_quick_tricks,
@@ -157,26 +159,33 @@ def test_solver_agrees_with_minimax_where_the_top_trumps_are_split(n: int) -> No
         assert got == naive.max_tricks(hands, trump, leader, side), (hands, trump, side, leader)
 
 
-def _second_over_top_endings(rng: random.Random, n: int, count: int):
-    """Random endings (trump, side, leader, hands) in which ``second_trump_over_top`` holds
-    and the other side is on lead."""
+ONE_TRICK_TESTS = [second_trump_over_top, second_and_third_trumps]
+
+
+def _second_over_top_endings(rng: random.Random, n: int, count: int, test=second_trump_over_top):
+    """Random endings (trump, side, leader, hands) in which ``test`` (one of
+    ``ONE_TRICK_TESTS``) holds and the other side is on lead."""
     out = []
     while len(out) < count:
         trump = rng.randrange(4)
-        hands = naive.random_ending(rng, n, must_hold=(trump * 16 + 14, trump * 16 + 13))
+        top = tuple(trump * 16 + r for r in (14, 13, 12))
+        hands = naive.random_ending(rng, n, must_hold=top)
         side = rng.choice(SIDES + (0b0100, 0b1000))
-        if second_trump_over_top(lanes(hands), trump, side):
+        if test(lanes(hands), trump, side):
             leader = rng.choice([s for s in range(4) if not (side >> s) & 1])
             out.append((trump, side, leader, hands))
     return out
 
 
+@pytest.mark.parametrize("test", ONE_TRICK_TESTS)
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_second_trump_over_top_takes_a_trick(n: int) -> None:
-    """The second trump with a spare, sitting just after the top trump, takes a trick for its
-    side when the other side is on lead, however the other side plays."""
+def test_second_trump_tests_take_a_trick(n: int, test) -> None:
+    """The second trump with a spare, sitting just after the top trump (or with the third
+    trump also on its side), takes a trick for its side when the other side is on lead,
+    however the other side plays."""
     rng = random.Random(1300 + n)
-    for trump, side, leader, hands in _second_over_top_endings(rng, n, 40 if n < 5 else 12):
+    for trump, side, leader, hands in _second_over_top_endings(rng, n, 40 if n < 5 else 12,
+                                                               test):
         assert naive.max_tricks(hands, trump, leader, side) >= 1, (hands, trump, side, leader)
 
 
@@ -192,15 +201,17 @@ def test_second_trump_over_top_needs_the_other_side_on_lead() -> None:
     assert naive.max_tricks(hands, 0, 0, 0b1000) >= 1  # N on lead: the king scores
 
 
+@pytest.mark.parametrize("test", ONE_TRICK_TESTS)
 @pytest.mark.parametrize("n", [3, 4, 5])
-def test_solver_agrees_with_minimax_with_the_second_trump_over_the_top(n: int) -> None:
-    """The search's use of the test (a cut-off when the side needs one trick, and its mirror
-    when the side on lead needs every trick)."""
+def test_solver_agrees_with_minimax_where_a_second_trump_test_applies(n: int, test) -> None:
+    """The search's use of the tests (a cut-off when the side needs one trick, and its
+    mirror when the side on lead needs every trick)."""
     from boston_sim.solver._driver import new_workspace, solve_value
 
     rng = random.Random(1400 + n)
     ws = new_workspace(16)
-    for trump, side, leader, hands in _second_over_top_endings(rng, n, 25 if n < 5 else 8):
+    for trump, side, leader, hands in _second_over_top_endings(rng, n, 25 if n < 5 else 8,
+                                                               test):
         for s, ld in ((side, leader), (15 ^ side, leader)):
             got = solve_value(lanes(hands), trump, ld, s, 0, -1, *ws)
             assert got == naive.max_tricks(hands, trump, ld, s), (hands, trump, s, ld)

@@ -346,6 +346,33 @@ def second_trump_over_top(hl, trump, countmask):
 
 
 @njit(**JIT_NONRT)
+def second_and_third_trumps(hl, trump, countmask):
+    """Does the counted side hold the second- and third-highest trumps, the second in a
+    hand with another trump, while the other side holds the highest? Then the top trump
+    can beat only one of them (DDS's "later tricks" test). Depends on the owners of the top
+    three trumps and the lengths."""
+    ut = hl[trump] | hl[4 + trump] | hl[8 + trump] | hl[12 + trump]
+    if popcount(ut) < 3:
+        return False
+    hb = 1 << highbit_index(ut)
+    hb2 = 1 << highbit_index(ut ^ hb)
+    hb3 = 1 << highbit_index(ut ^ hb ^ hb2)
+    ok1 = False
+    ok2 = False
+    ok3 = False
+    for st in range(4):
+        mine = ((countmask >> st) & 1) == 1
+        x = hl[st * 4 + trump]
+        if x & hb:
+            ok1 = not mine
+        if x & hb2:
+            ok2 = mine and popcount(x) > 1
+        if x & hb3:
+            ok3 = mine
+    return ok1 and ok2 and ok3
+
+
+@njit(**JIT_NONRT)
 def split_suit(hl, suit, mask):
     """The cards of ``suit`` held by the seats of ``mask``, and those held by the others."""
     inside = 0
@@ -1058,6 +1085,14 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                     if (need == r and ((countmask >> seat) & 1) == 1
                             and second_trump_over_top(hl, trump, 15 ^ countmask)):
                         fr[ply, F_T + trump] = kth_rank(ut, 2)
+                        return 0
+                    if (need == 1 and ((countmask >> seat) & 1) == 0
+                            and second_and_third_trumps(hl, trump, countmask)):
+                        fr[ply, F_T + trump] = kth_rank(ut, 3)
+                        return 1
+                    if (need == r and ((countmask >> seat) & 1) == 1
+                            and second_and_third_trumps(hl, trump, 15 ^ countmask)):
+                        fr[ply, F_T + trump] = kth_rank(ut, 3)
                         return 0
                 # every hand's trumps, each winning unless a higher trump of the other side
                 # falls on the same trick (depends on who holds every trump)
