@@ -1077,23 +1077,22 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                     return 0
                 # a trick with the second trump over the top one: for the counted side when it
                 # needs one, for the other side when the counted side needs them all
+                # (r > 1 here, so at most one of the two cases applies)
                 if not exact and P[P_MAXMASK] == countmask:
-                    if (need == 1 and ((countmask >> seat) & 1) == 0
-                            and second_trump_over_top(hl, trump, countmask)):
-                        fr[ply, F_T + trump] = kth_rank(ut, 2)
-                        return 1
-                    if (need == r and ((countmask >> seat) & 1) == 1
-                            and second_trump_over_top(hl, trump, 15 ^ countmask)):
-                        fr[ply, F_T + trump] = kth_rank(ut, 2)
-                        return 0
-                    if (need == 1 and ((countmask >> seat) & 1) == 0
-                            and second_and_third_trumps(hl, trump, countmask)):
-                        fr[ply, F_T + trump] = kth_rank(ut, 3)
-                        return 1
-                    if (need == r and ((countmask >> seat) & 1) == 1
-                            and second_and_third_trumps(hl, trump, 15 ^ countmask)):
-                        fr[ply, F_T + trump] = kth_rank(ut, 3)
-                        return 0
+                    scorer = -1  # the side not on lead that a trick would settle it for
+                    if need == 1 and ((countmask >> seat) & 1) == 0:
+                        scorer = countmask
+                    elif need == r and ((countmask >> seat) & 1) == 1:
+                        scorer = 15 ^ countmask
+                    if scorer >= 0:
+                        depth = 0
+                        if second_trump_over_top(hl, trump, scorer):
+                            depth = 2
+                        elif second_and_third_trumps(hl, trump, scorer):
+                            depth = 3
+                        if depth > 0:
+                            fr[ply, F_T + trump] = kth_rank(ut, depth)
+                            return 1 if scorer == countmask else 0
                 # every hand's trumps, each winning unless a higher trump of the other side
                 # falls on the same trick (depends on who holds every trump)
                 # (each bound is at most the longest trump holding of its side: skip the
