@@ -584,6 +584,40 @@ def position_key(hl):
 
 
 @njit(**JIT_NONRT)
+def _key_after_trick(hl, fr, prev):
+    """``position_key`` of the trick boundary after the trick played from ply ``prev`` (a
+    trick boundary whose key is in its frame): that key with the trick's four cards taken
+    out, each card's 2-bit owner field removed from its suit's code."""
+    lens = fr[prev, F_LENS]
+    w1 = fr[prev, F_W1]
+    w2 = fr[prev, F_W2]
+    ld = fr[prev, F_LEADER]
+    for i in range(4):
+        c = fr[prev + i, F_CARD]
+        s = c >> 4
+        r = c & 15
+        lens -= 1 << (16 * s + 4 * ((ld + i) & 3))
+        # the suit's cards before this one is taken out: those still held, and the trick's
+        # cards not yet taken out
+        u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
+        for k in range(i + 1, 4):
+            ck = fr[prev + k, F_CARD]
+            if (ck >> 4) == s:
+                u |= 1 << (ck & 15)
+        j = 2 * popcount(u >> (r + 1))
+        sh = 32 * (s & 1)
+        w = w1 if s < 2 else w2
+        code = (w >> sh) & 0xFFFFFFFF
+        code = (code & ((1 << j) - 1)) | ((code >> (j + 2)) << j)
+        w = (w & ~(0xFFFFFFFF << sh)) | (code << sh)
+        if s < 2:
+            w1 = w
+        else:
+            w2 = w
+    return lens, w1, w2
+
+
+@njit(**JIT_NONRT)
 def _head(lens, leader, mask):
     h = lens * -7046029254386353131 + leader * 0x27D4EB2F165667C5
     h ^= h >> 31
@@ -1129,7 +1163,10 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 and ((countmask >> seat) & 1) == 0):
             if forced_win(hl, seat, trump, lowbit_index(countmask), fr, ply, F_T):
                 return 1
-        lens, w1, w2 = position_key(hl)
+        if ply >= 4:
+            lens, w1, w2 = _key_after_trick(hl, fr, ply - 4)
+        else:
+            lens, w1, w2 = position_key(hl)
         fr[ply, F_LENS] = lens
         fr[ply, F_W1] = w1
         fr[ply, F_W2] = w2
