@@ -9,8 +9,9 @@ exact values of ``tests/naive.py``:
 * ``team_quick_tricks``: the leader's team can take at least that many (``max_tricks``); its
   relevant ranks are checked by the naive and DDS comparisons, which use them for the table;
 * ``split_top_trumps``: the other side then takes two tricks (``max_tricks`` <= n - 2);
-* ``second_trump_over_top`` and ``second_and_third_trumps``: with the other side on lead, the
-  counted side then takes a trick.
+* ``trump_behind_rho`` and ``second_and_third_trumps``: with the other side on lead, the
+  counted side then takes a trick;
+* ``stoppers``: the side on lead then cannot take every trick (``max_tricks`` <= n - 1).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ import pytest
 import naive
 from boston_sim.solver._search import (
     second_and_third_trumps,
-    second_trump_over_top,
     split_top_trumps,
+    stoppers,
     team_quick_tricks,
+    trump_behind_rho,
     trump_bounds,
 )
 
@@ -159,10 +161,10 @@ def test_solver_agrees_with_minimax_where_the_top_trumps_are_split(n: int) -> No
         assert got == naive.max_tricks(hands, trump, leader, side), (hands, trump, side, leader)
 
 
-ONE_TRICK_TESTS = [second_trump_over_top, second_and_third_trumps]
+ONE_TRICK_TESTS = [trump_behind_rho, second_and_third_trumps]
 
 
-def _second_over_top_endings(rng: random.Random, n: int, count: int, test=second_trump_over_top):
+def _second_over_top_endings(rng: random.Random, n: int, count: int, test=trump_behind_rho):
     """Random endings (trump, side, leader, hands) in which ``test`` (one of
     ``ONE_TRICK_TESTS``) holds and the other side is on lead."""
     out = []
@@ -189,14 +191,48 @@ def test_second_trump_tests_take_a_trick(n: int, test) -> None:
         assert naive.max_tricks(hands, trump, leader, side) >= 1, (hands, trump, side, leader)
 
 
-def test_second_trump_over_top_needs_the_other_side_on_lead() -> None:
+def test_trump_behind_rho_with_two_higher_trumps_takes_a_trick() -> None:
+    """Q-x-x behind A-K: the generalised test (two higher trumps, both with the right-hand
+    opponent, and two spares) on random endings, against the naive minimax."""
+    rng = random.Random(1500)
+    seen = 0
+    for n in (3, 4, 5):
+        while seen < 12 * (n - 2):
+            trump = rng.randrange(4)
+            top = tuple(trump * 16 + r for r in (14, 13, 12))
+            hands = naive.random_ending(rng, n, must_hold=top)
+            side = rng.choice(SIDES + (0b0100, 0b1000))
+            if trump_behind_rho(lanes(hands), trump, side) >= 3:
+                seen += 1
+                for leader in [s for s in range(4) if not (side >> s) & 1]:
+                    got = naive.max_tricks(hands, trump, leader, side)
+                    assert got >= 1, (hands, trump, side, leader)
+
+
+def test_trump_behind_rho_needs_as_many_spares_as_higher_trumps() -> None:
+    """W holds Q-4 of spades, S (just before him) A-K: N leads his three of spades, S wins
+    with the ace and leads the king, and W's queen falls. One spare is not enough against two
+    higher trumps."""
+    hands = [1 << 3 | 1 << (16 + 2), 1 << (16 + 14) | 1 << (16 + 13), 1 << 14 | 1 << 13,
+             1 << 12 | 1 << 4]
+    assert not trump_behind_rho(lanes(hands), 0, 0b1000)
+    assert naive.max_tricks(hands, 0, 0, 0b1000) == 0
+    hands[3] = 1 << 12 | 1 << 4 | 1 << 2
+    hands[0] |= 1 << (16 + 3)
+    hands[1] |= 1 << (16 + 4)
+    hands[2] |= 1 << (16 + 5)
+    assert trump_behind_rho(lanes(hands), 0, 0b1000) == 3  # a second spare: Q-4-2
+    assert naive.max_tricks(hands, 0, 0, 0b1000) >= 1
+
+
+def test_trump_behind_rho_needs_the_other_side_on_lead() -> None:
     """On lead with nothing but trumps, the holder of K-3 must lead into the ace: W holds
     the king and the three of spades, S (just before him) the ace and the six; W alone takes
     no trick when he leads, so the test must only be used with the other side on lead."""
     spade = {r: r for r in range(2, 15)}  # spades are suit 0: card = rank
     hands = [1 << (48 + 11) | 1 << (16 + 14), 1 << (32 + 13) | 1 << (32 + 11),
              1 << spade[14] | 1 << spade[6], 1 << spade[13] | 1 << spade[3]]
-    assert second_trump_over_top(lanes(hands), 0, 0b1000)
+    assert trump_behind_rho(lanes(hands), 0, 0b1000)
     assert naive.max_tricks(hands, 0, 3, 0b1000) == 0  # W on lead: no trick
     assert naive.max_tricks(hands, 0, 0, 0b1000) >= 1  # N on lead: the king scores
 
@@ -215,3 +251,57 @@ def test_solver_agrees_with_minimax_where_a_second_trump_test_applies(n: int, te
         for s, ld in ((side, leader), (15 ^ side, leader)):
             got = solve_value(lanes(hands), trump, ld, s, 0, -1, *ws)
             assert got == naive.max_tricks(hands, trump, ld, s), (hands, trump, s, ld)
+
+
+def _stopper_endings(rng: random.Random, n: int, count: int):
+    """Random endings (trump, side on lead, leader, hands) in which ``stoppers`` holds."""
+    out = []
+    scratch = np.zeros((1, 8), dtype=np.int64)
+    while len(out) < count:
+        trump = rng.choice([4, 4, 0, 1, 2, 3])
+        hands = naive.random_ending(rng, n)
+        side = rng.choice(SIDES + (0b0100, 0b1000, 0b1010))
+        if stoppers(lanes(hands), trump, side, n, scratch, 0, 0):
+            leader = rng.choice([s for s in range(4) if (side >> s) & 1])
+            out.append((trump, side, leader, hands))
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_stoppers_leave_the_other_side_a_trick(n: int) -> None:
+    """With a stopper kept in each hand of the other side, the side on lead (holding no
+    trump) cannot take every trick, however it plays."""
+    rng = random.Random(1600 + n)
+    for trump, side, leader, hands in _stopper_endings(rng, n, 40 if n < 5 else 12):
+        assert naive.max_tricks(hands, trump, leader, side) <= n - 1, (hands, trump, side, leader)
+
+
+def test_stoppers_need_the_side_on_lead_without_trumps() -> None:
+    """N (6 of spades, 7 of hearts, 6 of clubs) and E (3 of spades, 9 of hearts, 6 of
+    diamonds), E on lead, against S's Q-J of clubs and W's 10-4 of diamonds: at no trump the
+    stoppers hold them to two tricks, but with spades trumps they ruff both stoppers and take
+    all three. So the test must not be used when the side on lead holds a trump."""
+    card = {"S": 0, "H": 16, "D": 32, "C": 48}
+    hands = [1 << (card["S"] + 6) | 1 << (card["H"] + 7) | 1 << (card["C"] + 6),
+             1 << (card["S"] + 3) | 1 << (card["H"] + 9) | 1 << (card["D"] + 6),
+             1 << (card["H"] + 5) | 1 << (card["C"] + 12) | 1 << (card["C"] + 11),
+             1 << (card["D"] + 10) | 1 << (card["D"] + 4) | 1 << (card["C"] + 7)]
+    scratch = np.zeros((1, 8), dtype=np.int64)
+    assert stoppers(lanes(hands), 4, 0b0011, 3, scratch, 0, 0)
+    assert naive.max_tricks(hands, 4, 1, 0b0011) <= 2
+    assert not stoppers(lanes(hands), 0, 0b0011, 3, scratch, 0, 0)
+    assert naive.max_tricks(hands, 0, 1, 0b0011) == 3
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_solver_agrees_with_minimax_where_stoppers_apply(n: int) -> None:
+    """The search's use of the test: a cut-off when the counted side is on lead and needs
+    every trick, and when it needs one trick against the other side's lead."""
+    from boston_sim.solver._driver import new_workspace, solve_value
+
+    rng = random.Random(1700 + n)
+    ws = new_workspace(16)
+    for trump, side, leader, hands in _stopper_endings(rng, n, 25 if n < 5 else 8):
+        for s in (side, 15 ^ side):
+            got = solve_value(lanes(hands), trump, leader, s, 0, -1, *ws)
+            assert got == naive.max_tricks(hands, trump, leader, s), (hands, trump, s, leader)

@@ -324,25 +324,32 @@ def split_top_trumps(hl, trump, countmask):
 
 
 @njit(**JIT_NONRT)
-def second_trump_over_top(hl, trump, countmask):
-    """With the other side on lead: does a hand of the counted side hold the second-highest
-    trump and another trump, with the highest trump in the hand of its right-hand opponent
-    (who plays just before it)? Then the counted side takes a trump trick: the second trump
-    loses only to the top one on the same trick, the hand keeps it until the top trump has
-    gone (playing its other trump when trumps are led), and it never has to lead trumps
-    before its side has won a trick, since the side gets the lead only by winning one (DDS's
-    "later tricks" test). Depends on the owners of the top two trumps and the lengths."""
+def trump_behind_rho(hl, trump, countmask):
+    """With the other side on lead: does a hand of the counted side hold a trump ``c`` such
+    that every higher trump (``h`` of them, at least one) is in the hand of its right-hand
+    opponent, who plays just before it on every trick the other side leads, and at least
+    ``h`` lower trumps as spares? Then the counted side takes a trick (DDS's "second trump
+    over the top one" test, for ``h`` = 1, generalised): whenever that opponent has played
+    a higher trump to a trick, the hand plays a spare or, void in the suit led, any other
+    card; otherwise ``c`` wins the trick if played to it (nobody after it holds a higher
+    trump), so the hand plays it as soon as trumps are led or it can ruff. Each spare is
+    spent on a trick that also costs the opponent one of his ``h`` higher trumps, so ``c``
+    is never forced under one. The side never leads before it has won a trick.
+    Returns ``h + 1``, the number of top trumps whose owners (with the lengths) the answer
+    depends on, or 0 when no hand qualifies."""
     ut = hl[trump] | hl[4 + trump] | hl[8 + trump] | hl[12 + trump]
-    if popcount(ut) < 2:
-        return False
-    hb = 1 << highbit_index(ut)
-    hb2 = 1 << highbit_index(ut ^ hb)
     for st in range(4):
-        if hl[st * 4 + trump] & hb2:
-            rho = (st + 3) & 3
-            return (((countmask >> st) & 1) == 1 and popcount(hl[st * 4 + trump]) > 1
-                    and (hl[rho * 4 + trump] & hb) != 0 and ((countmask >> rho) & 1) == 0)
-    return False
+        x = hl[st * 4 + trump]
+        rho = (st + 3) & 3
+        if x == 0 or ((countmask >> st) & 1) == 0 or ((countmask >> rho) & 1) == 1:
+            continue
+        c = highbit_index(x)
+        above = ut >> (c + 1)
+        if above != 0 and (above & ~(hl[rho * 4 + trump] >> (c + 1))) == 0:
+            h = popcount(above)
+            if popcount(x) > h:
+                return h + 1
+    return 0
 
 
 @njit(**JIT_NONRT)
@@ -370,6 +377,59 @@ def second_and_third_trumps(hl, trump, countmask):
         if x & hb3:
             ok3 = mine
     return ok1 and ok2 and ok3
+
+
+@njit(**JIT_NONRT)
+def stoppers(hl, trump, lead_side, r, tb, row, col):
+    """Can the side on lead (seats ``lead_side``, ``r`` cards each) be kept from taking every
+    remaining trick? Sure when it holds no trump (or at no trump) and, with each hand of the
+    other side keeping the top card of one suit it tops (a "stopper"), the side on lead runs
+    out of other suits to lead: taking every trick it leads every trick; a lead in a suit
+    that the side's longest hand no longer holds is impossible, so it can lead suit ``s`` at
+    most ``max_len(s)`` times; a stopper's holder discards it only as his last card (he
+    chooses his discards), so a lead in its suit loses to it whenever it comes, and nobody
+    ruffs it. Hence a trick for the other side when the side on lead's longest holdings in
+    the suits without a stopper add up to less than ``r``.
+    Depends on the lengths and the owners of the top card of each stopper's suit
+    (``tb[row, col + s]`` receives those ranks)."""
+    if trump != NT:
+        for st in range(4):
+            if (lead_side >> st) & 1 and hl[st * 4 + trump] != 0:
+                return False
+    total = 0
+    packed = 0  # the side on lead's longest holding per suit, 4 bits each
+    for s in range(4):
+        m = 0
+        for st in range(4):
+            if (lead_side >> st) & 1:
+                k = popcount(hl[st * 4 + s])
+                if k > m:
+                    m = k
+        packed |= m << (4 * s)
+        total += m
+    stopped = 0
+    for h in range(4):
+        if (lead_side >> h) & 1:
+            continue
+        best = 0
+        bs = -1
+        for s in range(4):
+            u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
+            if u != 0 and (hl[h * 4 + s] >> highbit_index(u)) & 1:
+                m = (packed >> (4 * s)) & 15
+                if m > best:
+                    best = m
+                    bs = s
+        if bs >= 0:
+            total -= best
+            stopped |= 1 << bs
+    if total >= r:
+        return False
+    for s in range(4):
+        tb[row, col + s] = 16
+        if (stopped >> s) & 1:
+            tb[row, col + s] = highbit_index(hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s])
+    return True
 
 
 @njit(**JIT_NONRT)
@@ -1109,8 +1169,9 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                         and split_top_trumps(hl, trump, countmask)):
                     fr[ply, F_T + trump] = kth_rank(ut, 2)
                     return 0
-                # a trick with the second trump over the top one: for the counted side when it
-                # needs one, for the other side when the counted side needs them all
+                # a trick with a trump sitting just after every higher one (or with the second
+                # and third trumps): for the counted side when it needs one, for the other side
+                # when the counted side needs them all
                 # (r > 1 here, so at most one of the two cases applies)
                 if not exact and P[P_MAXMASK] == countmask:
                     scorer = -1  # the side not on lead that a trick would settle it for
@@ -1119,10 +1180,8 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                     elif need == r and ((countmask >> seat) & 1) == 1:
                         scorer = 15 ^ countmask
                     if scorer >= 0:
-                        depth = 0
-                        if second_trump_over_top(hl, trump, scorer):
-                            depth = 2
-                        elif second_and_third_trumps(hl, trump, scorer):
+                        depth = trump_behind_rho(hl, trump, scorer)
+                        if depth == 0 and second_and_third_trumps(hl, trump, scorer):
                             depth = 3
                         if depth > 0:
                             fr[ply, F_T + trump] = kth_rank(ut, depth)
@@ -1159,6 +1218,14 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                        F_T)
         if c >= 0:
             return c
+        # the side on lead cannot take every trick past the other side's stoppers: decisive
+        # when the counted side is on lead and needs them all, or needs one against the lead
+        if not exact and P[P_MAXMASK] == countmask:
+            if (countmask >> seat) & 1:
+                if need == r and stoppers(hl, trump, countmask, r, fr, ply, F_T):
+                    return 0
+            elif need == 1 and stoppers(hl, trump, 15 ^ countmask, r, fr, ply, F_T):
+                return 1
         if (not exact and need == 1 and P[P_MAXMASK] == 15 ^ countmask and popcount(countmask) == 1
                 and ((countmask >> seat) & 1) == 0):
             if forced_win(hl, seat, trump, lowbit_index(countmask), fr, ply, F_T):
