@@ -6,8 +6,9 @@ exact values of ``tests/naive.py``:
 * ``trump_bounds``: the counted side's sure trump tricks are at most the tricks it takes when
   it tries to lose them (``min_tricks``), and the other side's sure trump tricks leave at
   least the tricks the counted side takes when it tries to win them (``max_tricks``);
-* ``team_quick_tricks``: the leader's team can take at least that many (``max_tricks``); its
-  relevant ranks are checked by the naive and DDS comparisons, which use them for the table;
+* ``team_quick_tricks`` (and ``cross_quick_tricks``, the leader's winners then his partner's):
+  the leader's team can take at least that many (``max_tricks``); the relevant ranks are
+  checked by the naive and DDS comparisons, which use them for the table;
 * ``split_top_trumps``: the other side then takes two tricks (``max_tricks`` <= n - 2);
 * ``trump_behind_rho`` and ``second_and_third_trumps``: with the other side on lead, the
   counted side then takes a trick;
@@ -23,6 +24,7 @@ import pytest
 
 import naive
 from boston_sim.solver._search import (
+    cross_quick_tricks,
     second_and_third_trumps,
     split_top_trumps,
     stoppers,
@@ -71,6 +73,24 @@ def test_team_quick_tricks_are_takeable(n: int) -> None:
         assert q <= naive.max_tricks(hands, trump, leader, team), (hands, trump, team, leader)
         nonzero += q > 0
     assert nonzero
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_cross_quick_tricks_are_takeable(n: int) -> None:
+    """The leader cashes his side suits, crosses to his partner's top card and the partner
+    cashes his: the team takes at least that many tricks however the opponents play."""
+    rng = random.Random(1800 + n)
+    scratch = np.zeros((1, 8), dtype=np.int64)
+    seen = 0
+    while seen < (40 if n < 5 else 15):
+        hands = naive.random_ending(rng, n)
+        trump = rng.randrange(5)
+        team = rng.choice((0b0101, 0b1010, 0b0011, 0b1100, 0b0110, 0b1001))
+        leader = rng.choice([s for s in range(4) if (team >> s) & 1])
+        q = cross_quick_tricks(lanes(hands), leader, trump, team, scratch, 0, 0)
+        if q:
+            seen += 1
+            assert q <= naive.max_tricks(hands, trump, leader, team), (hands, trump, team, leader)
 
 
 def relabel_below(hands: list[int], thresholds: list[int], rng: random.Random) -> list[int]:

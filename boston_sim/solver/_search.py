@@ -157,10 +157,10 @@ def cash_rounds(hl, L, s, oppmask, ruffers):
 
 
 @njit(**JIT_NONRT)
-def _cash_side_suits(hl, L, trump, oppmask, ruffers, base, goal, tb, row, col):
-    """Tricks from the suits other than trumps, cashed one after the other (a suit whose lead
-    may pass to a teammate last; only the best such suit counts), until ``base`` plus them
-    reach ``goal``."""
+def _cash_side_suits(hl, L, trump, oppmask, ruffers, base, goal, tb, row, col, skip):
+    """Tricks from the suits other than trumps (and those in mask ``skip``), cashed one after
+    the other (a suit whose lead may pass to a teammate last; only the best such suit
+    counts), until ``base`` plus them reach ``goal``."""
     qt = 0
     hand_k = 0
     hand_s = -1
@@ -168,7 +168,7 @@ def _cash_side_suits(hl, L, trump, oppmask, ruffers, base, goal, tb, row, col):
     for s in range(4):
         if base + qt >= goal:
             return qt
-        if s == trump or hl[L * 4 + s] == 0:
+        if s == trump or hl[L * 4 + s] == 0 or (skip >> s) & 1:
             continue
         k, rank, handover = cash_rounds(hl, L, s, oppmask, ruffers)
         if k == 0:
@@ -202,7 +202,7 @@ def quick_tricks(hl, L, trump, oppmask, r, goal, tb, row, col):
     for s in range(4):
         tb[row, col + s] = 16
     if trump == NT:
-        qt = _cash_side_suits(hl, L, trump, oppmask, 0, 0, goal, tb, row, col)
+        qt = _cash_side_suits(hl, L, trump, oppmask, 0, 0, goal, tb, row, col, 0)
         return qt if qt < r else r
     ruffers = 0
     for o in range(4):
@@ -216,7 +216,7 @@ def quick_tricks(hl, L, trump, oppmask, r, goal, tb, row, col):
     if handover:
         # the lead may pass during the trump rounds: those, or the other suits without
         # drawing trumps first, whichever is more
-        qt = _cash_side_suits(hl, L, trump, oppmask, ruffers, 0, goal, tb, row, col)
+        qt = _cash_side_suits(hl, L, trump, oppmask, ruffers, 0, goal, tb, row, col, 0)
         if m >= qt:
             for s in range(4):
                 tb[row, col + s] = 16
@@ -227,10 +227,76 @@ def quick_tricks(hl, L, trump, oppmask, r, goal, tb, row, col):
     for o in range(4):
         if (ruffers >> o) & 1 and popcount(hl[o * 4 + trump]) > m:
             left |= 1 << o
-    qt = m + _cash_side_suits(hl, L, trump, oppmask, left, m, goal, tb, row, col)
+    qt = m + _cash_side_suits(hl, L, trump, oppmask, left, m, goal, tb, row, col, 0)
     if m > 0:
         tb[row, col + trump] = trank
     return qt if qt < r else r
+
+
+@njit(**JIT_NONRT)
+def cross_quick_tricks(hl, L, trump, team, tb, row, col):
+    """Two against two: tricks ``L`` cashes in his own side suits, then the partner's, reached
+    by a suit in which the partner holds the top card (DDS sums both hands' winners this way).
+
+    ``L`` counts only side suits (no trump rounds) that he cashes from the top without the
+    lead passing and in which the partner follows every round, so the partner keeps all his
+    other cards. The opponents who hold trumps follow every counted round (``cash_rounds``),
+    so none of them becomes void; the others can only discard, which never spoils a later
+    count. ``L`` then leads his lowest card of the entry suit (not one he cashed, and none of
+    the opponents void in it can ruff), and the partner cashes his side suits other than
+    ``L``'s, the entry suit first round included. ``tb[row, col + s]``: the ranks relied
+    on (16: none)."""
+    for s in range(4):
+        tb[row, col + s] = 16
+    if popcount(team) != 2:
+        return 0
+    p = -1
+    for st in range(4):
+        if st != L and (team >> st) & 1:
+            p = st
+    opp = 15 ^ team
+    ruffers = 0
+    if trump != NT:
+        for o in range(4):
+            if (opp >> o) & 1 and hl[o * 4 + trump] != 0:
+                ruffers |= 1 << o
+    # the entry: a suit L holds and the partner tops, safe from ruffs
+    entry = -1
+    for s in range(4):
+        if s == trump or hl[L * 4 + s] == 0 or hl[p * 4 + s] == 0:
+            continue
+        u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
+        if (hl[p * 4 + s] >> highbit_index(u)) & 1 == 0:
+            continue
+        ok = True
+        for o in range(4):
+            if (ruffers >> o) & 1 and hl[o * 4 + s] == 0:
+                ok = False
+        if ok:
+            entry = s
+            break
+    if entry < 0:
+        return 0
+    ql = 0
+    used = 1 << entry
+    for s in range(4):
+        if s == trump or s == entry or hl[L * 4 + s] == 0:
+            continue
+        k, rank, handover = cash_rounds(hl, L, s, opp, ruffers)
+        if k == 0 or handover or popcount(hl[p * 4 + s]) < k:
+            continue
+        ql += k
+        used |= 1 << s
+        tb[row, col + s] = rank
+    if ql == 0:
+        return 0
+    qp = _cash_side_suits(hl, p, trump, opp, ruffers, 0, 13, tb, row, col, used ^ (1 << entry))
+    if qp == 0:
+        return 0
+    top = highbit_index(hl[entry] | hl[4 + entry] | hl[8 + entry] | hl[12 + entry])
+    if top < tb[row, col + entry]:
+        tb[row, col + entry] = top
+    return ql + qp
 
 
 @njit(**JIT_NONRT)
@@ -272,6 +338,12 @@ def team_quick_tricks(hl, L, trump, team, r, goal, tb, row, col, col2):
             tb[row, col2 + entry] = highbit_index(u)
         if qm > q:
             q = qm
+            for s in range(4):
+                tb[row, col + s] = tb[row, col2 + s]
+    if q < goal:
+        qc = cross_quick_tricks(hl, L, trump, team, tb, row, col2)
+        if qc > q:
+            q = qc if qc < r else r
             for s in range(4):
                 tb[row, col + s] = tb[row, col2 + s]
     return q
