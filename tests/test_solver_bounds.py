@@ -12,7 +12,9 @@ exact values of ``tests/naive.py``:
 * ``split_top_trumps``: the other side then takes two tricks (``max_tricks`` <= n - 2);
 * ``trump_behind_rho`` and ``second_and_third_trumps``: with the other side on lead, the
   counted side then takes a trick;
-* ``stoppers``: the side on lead then cannot take every trick (``max_tricks`` <= n - 1).
+* ``stoppers``: the side on lead then cannot take every trick (``max_tricks`` <= n - 1);
+* ``always_under`` (misère): a lone declarer whose cards lie below the others' in every suit
+  takes no trick against any defender's lead (``min_tricks`` == 0).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pytest
 
 import naive
 from boston_sim.solver._search import (
+    always_under,
     cross_quick_tricks,
     second_and_third_trumps,
     split_top_trumps,
@@ -325,3 +328,71 @@ def test_solver_agrees_with_minimax_where_stoppers_apply(n: int) -> None:
         for s in (side, 15 ^ side):
             got = solve_value(lanes(hands), trump, leader, s, 0, -1, *ws)
             assert got == naive.max_tricks(hands, trump, leader, s), (hands, trump, s, leader)
+
+
+def _always_under_endings(rng: random.Random, n: int, count: int):
+    """Random endings (trump, declarer, hands) in which ``always_under`` holds; half of them
+    with the declarer's cards replaced by the lowest of their suits, so that the test holds
+    often enough to find."""
+    out = []
+    scratch = np.zeros((1, 8), dtype=np.int64)
+    while len(out) < count:
+        hands = naive.random_ending(rng, n)
+        d = rng.randrange(4)
+        trump = rng.choice([4, 4, 0, 1, 2, 3])
+        if rng.random() < 0.5:
+            # swap each of the declarer's cards with the lowest card of its suit held elsewhere
+            for bit in naive.cards_in(hands[d]):
+                others = [(b, i) for i in range(4) if i != d for b in naive.cards_in(hands[i])
+                          if b // 16 == bit // 16]
+                if others and min(others)[0] < bit:
+                    low, owner = min(others)
+                    hands[owner] ^= (1 << low) | (1 << bit)
+                    hands[d] ^= (1 << low) | (1 << bit)
+        if always_under(lanes(hands), trump, d, scratch, 0, 0):
+            out.append((trump, d, hands))
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_always_under_keeps_the_declarer_out_of_every_trick(n: int) -> None:
+    """Whichever defender leads, a lone declarer whose cards pass the test takes no trick."""
+    rng = random.Random(1900 + n)
+    for trump, d, hands in _always_under_endings(rng, n, 30 if n < 5 else 8):
+        for leader in range(4):
+            if leader != d:
+                assert naive.min_tricks(hands, trump, leader, 1 << d) == 0, (hands, trump, d, leader)
+
+
+def test_always_under_needs_the_declarer_without_trumps() -> None:
+    """N (2 of spades, 3 of hearts) against E (4 of hearts, 3 of diamonds), S (5 of hearts, 4
+    of diamonds) and W (6 of hearts, 5 of diamonds), E on lead: at no trump N plays under
+    every trick, but with spades trumps a diamond lead leaves him a trump he must play, and
+    nobody can beat it. So the test must not be used when the declarer holds a trump."""
+    card = {"S": 0, "H": 16, "D": 32, "C": 48}
+    hands = [1 << (card["S"] + 2) | 1 << (card["H"] + 3),
+             1 << (card["H"] + 4) | 1 << (card["D"] + 3),
+             1 << (card["H"] + 5) | 1 << (card["D"] + 4),
+             1 << (card["H"] + 6) | 1 << (card["D"] + 5)]
+    scratch = np.zeros((1, 8), dtype=np.int64)
+    assert always_under(lanes(hands), 4, 0, scratch, 0, 0)
+    assert naive.min_tricks(hands, 4, 1, 0b0001) == 0
+    assert not always_under(lanes(hands), 0, 0, scratch, 0, 0)
+    assert naive.min_tricks(hands, 0, 1, 0b0001) == 1
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_solver_agrees_with_minimax_where_always_under_applies(n: int) -> None:
+    """The search's use of the test: a cut-off in the misère game (the lone declarer
+    minimises) at every trick boundary with a defender on lead, checked from positions where
+    it holds at once and, with the declarer on lead, one lead before."""
+    from boston_sim.solver._driver import new_workspace, solve_question, solve_value
+
+    rng = random.Random(2000 + n)
+    ws = new_workspace(16)
+    for trump, d, hands in _always_under_endings(rng, n, 20 if n < 5 else 6):
+        for leader in range(4):
+            want = naive.min_tricks(hands, trump, leader, 1 << d)
+            assert solve_value(lanes(hands), trump, leader, 1 << d, 1, -1, *ws) == want, (
+                hands, trump, d, leader)
+            assert solve_question(lanes(hands), trump, leader, 1 << d, 1, 0, *ws) == (want == 0)

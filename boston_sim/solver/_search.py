@@ -680,6 +680,42 @@ def forced_win(hl, seat, trump, d, tb, row, col):
     return False
 
 @njit(**JIT_NONRT)
+def always_under(hl, trump, d, tb, row, col):
+    """Misère game, the lone declarer ``d`` not on lead (he has no trump, or no trump
+    contract): can he play under every trick from here on? Yes when, in every suit, his
+    ``i``-th lowest card is below the other hands' ``i``-th lowest card of the suit, for ``i``
+    up to the shorter of the two holdings.
+
+    Why: on lead ``e`` in a suit he holds, that condition gives him a card below ``e`` (his
+    lowest is below the lowest outstanding one); he plays the highest such card, which loses
+    (the led card is higher, and a ruff wins over both). Taking out ``e`` with that card, any
+    other card of the others and any of their discards keeps the condition (each only raises
+    the others' ``i``-th lowest card, or removes the pair as in a greedy matching). Void in the
+    suit led, he discards the highest card of some suit, which keeps it too. So he never wins
+    a trick, and never gets the lead. The answer depends on the order of every card of a suit
+    both sides hold: ``tb[row, col + s]`` = that suit's lowest rank (16 for the others)."""
+    if trump != NT and hl[d * 4 + trump] != 0:
+        return False
+    for s in range(4):
+        x = hl[d * 4 + s]
+        e = 0
+        for o in range(4):
+            if o != d:
+                e |= hl[o * 4 + s]
+        while x != 0 and e != 0:
+            if (x & -x) > (e & -e):
+                return False
+            x &= x - 1
+            e &= e - 1
+    for s in range(4):
+        tb[row, col + s] = 16
+        u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
+        if hl[d * 4 + s] != 0 and u != hl[d * 4 + s]:
+            tb[row, col + s] = lowbit_index(u)
+    return True
+
+
+@njit(**JIT_NONRT)
 def position_key(hl):
     """Key of a trick-boundary position for partition search.
 
@@ -1298,9 +1334,13 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                     return 0
             elif need == 1 and stoppers(hl, trump, 15 ^ countmask, r, fr, ply, F_T):
                 return 1
-        if (not exact and need == 1 and P[P_MAXMASK] == 15 ^ countmask and popcount(countmask) == 1
+        # misère-like game against a lone declarer, the defenders on lead: he can play under
+        # every trick (then he takes no more), or they force one on him in one suit
+        if (not exact and P[P_MAXMASK] == 15 ^ countmask and popcount(countmask) == 1
                 and ((countmask >> seat) & 1) == 0):
-            if forced_win(hl, seat, trump, lowbit_index(countmask), fr, ply, F_T):
+            if always_under(hl, trump, lowbit_index(countmask), fr, ply, F_T):
+                return 0
+            if need == 1 and forced_win(hl, seat, trump, lowbit_index(countmask), fr, ply, F_T):
                 return 1
         if ply >= 4:
             lens, w1, w2 = _key_after_trick(hl, fr, ply - 4)
