@@ -361,7 +361,8 @@ def test_always_under_keeps_the_declarer_out_of_every_trick(n: int) -> None:
     for trump, d, hands in _always_under_endings(rng, n, 30 if n < 5 else 8):
         for leader in range(4):
             if leader != d:
-                assert naive.min_tricks(hands, trump, leader, 1 << d) == 0, (hands, trump, d, leader)
+                got = naive.min_tricks(hands, trump, leader, 1 << d)
+                assert got == 0, (hands, trump, d, leader)
 
 
 def test_always_under_needs_the_declarer_without_trumps() -> None:

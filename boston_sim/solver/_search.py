@@ -679,6 +679,7 @@ def forced_win(hl, seat, trump, d, tb, row, col):
             lead = ms
     return False
 
+
 @njit(**JIT_NONRT)
 def always_under(hl, trump, d, tb, row, col):
     """Misère game, the lone declarer ``d`` not on lead (he has no trump, or no trump
