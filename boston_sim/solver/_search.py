@@ -698,11 +698,7 @@ def always_under(hl, trump, d, tb, row, col):
     if trump != NT and hl[d * 4 + trump] != 0:
         return False
     for s in range(4):
-        x = hl[d * 4 + s]
-        e = 0
-        for o in range(4):
-            if o != d:
-                e |= hl[o * 4 + s]
+        x, e = split_suit(hl, s, 1 << d)
         while x != 0 and e != 0:
             if (x & -x) > (e & -e):
                 return False
