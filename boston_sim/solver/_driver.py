@@ -24,7 +24,9 @@ from ._search import (
     P_FREE,
     P_NODES,
     P_POOL,
+    P_PROBE_NODES,
     P_SIZE,
+    PROBE_NODES,
     P_TRUMP,
     P_TTMASK,
     hand_size,
@@ -49,7 +51,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 111  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 119  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):
@@ -96,6 +98,7 @@ def new_workspaces(n, tt_bits):
     fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)
     P[:, P_TTMASK] = heads - 1
     P[:, P_POOL] = size
+    P[:, P_PROBE_NODES] = PROBE_NODES
     return ttk, ttd, mv, fr, P
 
 

@@ -50,11 +50,17 @@ P_NODES = 6
 P_POOL = 7
 P_FREE = 8
 P_TRICKS = 9  # statistics: trick-boundary positions entered (below the root)
-P_SIZE = 10
+P_PROBE = 10  # 1 + the ply of the node whose child is being probed (0: none)
+P_LIMIT = 11  # the probe is abandoned when P_NODES passes this
+P_PROBE_NODES = 12  # the first probing pass's node budget per move (PROBE_NODES; tests lower it)
+P_SIZE = 13
 
 NT = 4
 MAX_PLY = 64  # 13 tricks x 4 cards, plus slack
 MOVE_SLOTS = 16  # at most 14 cards of one lane / 13 cards in hand
+PROBE_PLIES = 12  # misère defenders' nodes above this ply try their moves with node budgets
+PROBE_NODES = 4096  # the first pass's budget per move
+PROBE_PASSES = 5  # budgeted passes, each 4x the last; then the rest without a budget
 
 # transposition-table data word layout
 _WIN_SHIFT = 0  # 15 bits: tricks-needed values known reachable
@@ -1169,7 +1175,9 @@ F_Q2 = 19  # 4 more
 F_LW = 23  # 4 fields: per suit, the lowest rank still worth trying (0: every card)
 F_KILL = 27  # the last two cards that cut off a node at this ply (tried early by its next node)
 F_WIN = 29  # at a trick's fourth card: the winning card if it won on rank (else -1)
-F_SIZE = 30
+F_PASS = 30  # probing node: 0 not probing, k >= 1 the pass (node budget PROBE_NODES * 4^(k-1))
+F_UNK = 31  # probing node: the moves whose probe ran out of budget (bit per move index)
+F_SIZE = 32
 
 
 @njit(**JIT_NONRT)
@@ -1409,6 +1417,23 @@ def _close(hl, ttk, ttd, P, fr, ply, result):
 
 
 @njit(**JIT_NONRT)
+def _probe_setup(P, fr, ply, countmask):
+    """Make the node just expanded at ``ply`` a probing node if it is a misère defender's
+    (the lone declarer's opponents maximise his tricks) near the root with a choice, and no
+    probe is running: its moves are first tried with small node budgets, so that a move that
+    forces a trick cheaply is found before an earlier one whose failure costs millions of
+    nodes; the moves whose probes ran out are tried again with 4x the budget, then without.
+    Answers never depend on it (a probe that runs out is undone and tried again later; what
+    it stored in the table is proven)."""
+    fr[ply, F_PASS] = 0
+    fr[ply, F_UNK] = 0
+    if (ply < PROBE_PLIES and P[P_PROBE] == 0 and fr[ply, F_ISMAX] == 1 and fr[ply, F_NM] > 1
+            and P[P_EXACT] == 0 and P[P_MAXMASK] == 15 ^ countmask
+            and popcount(countmask) == 1):
+        fr[ply, F_PASS] = 1
+
+
+@njit(**JIT_NONRT)
 def search(hl, ttk, ttd, mv, fr, P, leader, target):
     """Can the maximising seats make the counted tricks reach ``target``? (``leader`` on lead
     at a trick boundary; ``hl`` is restored on return.) The body of every solver entry point.
@@ -1427,15 +1452,29 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
     fr[0, F_LEADER] = leader
     fr[0, F_POS] = 0
     fr[0, F_WON] = 0
+    P[P_PROBE] = 0
     val = _enter(hl, ttk, ttd, mv, P, fr, 0, target)
+    if val < 0:
+        _probe_setup(P, fr, 0, countmask)
     while True:
         if val < 0:
             # expand: play the next move of the node at ply, passing over small cards of a
             # suit whose first small card was tried in vain (see the cut-off test below)
             i = fr[ply, F_IDX]
             nm = fr[ply, F_NM]
-            while i < nm and (mv[ply, i] & 15) < fr[ply, F_LW + (mv[ply, i] >> 4)]:
+            while i < nm and ((mv[ply, i] & 15) < fr[ply, F_LW + (mv[ply, i] >> 4)]
+                              or (fr[ply, F_PASS] > 1 and ((fr[ply, F_UNK] >> i) & 1) == 0)):
                 i += 1
+            if i >= nm and fr[ply, F_PASS] > 0 and fr[ply, F_UNK] != 0:
+                # the next pass, over the moves whose probes ran out, with a larger budget
+                fr[ply, F_PASS] += 1
+                i = 0
+                while i < nm and ((mv[ply, i] & 15) < fr[ply, F_LW + (mv[ply, i] >> 4)]
+                                  or ((fr[ply, F_UNK] >> i) & 1) == 0):
+                    i += 1
+                fr[ply, F_UNK] = 0 if i >= nm else fr[ply, F_UNK]
+            if fr[ply, F_PASS] > 1 and i < nm:
+                fr[ply, F_UNK] &= ~(1 << i)
             fr[ply, F_IDX] = i
             if i >= nm:
                 # every move tried without a cut-off
@@ -1470,13 +1509,35 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                     fr[ply + 1, F_LEADER] = ld
                     fr[ply + 1, F_POS] = pos + 1
                     fr[ply + 1, F_WON] = fr[ply, F_WON]
+                if fr[ply, F_PASS] > 0:
+                    if fr[ply, F_PASS] <= PROBE_PASSES:
+                        P[P_PROBE] = ply + 1
+                        P[P_LIMIT] = P[P_NODES] + (P[P_PROBE_NODES]
+                                                   << (2 * (fr[ply, F_PASS] - 1)))
                 ply += 1
                 val = _enter(hl, ttk, ttd, mv, P, fr, ply, target)
+                if val < 0:
+                    if P[P_PROBE] > 0 and P[P_NODES] > P[P_LIMIT]:
+                        # the probe ran out of budget: undo its cards, note the move as
+                        # unknown, go on with the probing node's next move
+                        pp = P[P_PROBE] - 1
+                        for q in range(ply - 1, pp - 1, -1):
+                            c = fr[q, F_CARD]
+                            st = (fr[q, F_LEADER] + fr[q, F_POS]) & 3
+                            hl[st * 4 + (c >> 4)] ^= 1 << (c & 15)
+                        ply = pp
+                        fr[ply, F_UNK] |= 1 << fr[ply, F_IDX]
+                        fr[ply, F_IDX] += 1
+                        P[P_PROBE] = 0
+                    else:
+                        _probe_setup(P, fr, ply, countmask)
                 continue
         # val is the answer of the node at ply: hand it to the parent
         if ply == 0:
             return val == 1
         ply -= 1
+        if P[P_PROBE] == ply + 1:
+            P[P_PROBE] = 0  # the probe finished within its budget
         i = fr[ply, F_IDX]
         card = mv[ply, i]
         seat = (fr[ply, F_LEADER] + fr[ply, F_POS]) & 3
