@@ -50,8 +50,8 @@ P_NODES = 6
 P_POOL = 7
 P_FREE = 8
 P_TRICKS = 9  # statistics: trick-boundary positions entered (below the root)
-P_PROBE = 10  # 1 + the ply of the node whose child is being probed (0: none)
-P_LIMIT = 11  # the probe is abandoned when P_NODES passes this
+P_PROBE = 10  # 1 + the ply of the innermost node whose child is being probed (0: none)
+P_LIMIT = 11  # the smallest node limit of the running probes (checked when P_NODES passes it)
 P_PROBE_NODES = 12  # the first probing pass's node budget per move (PROBE_NODES; tests lower it)
 P_SIZE = 13
 
@@ -1177,7 +1177,10 @@ F_KILL = 27  # the last two cards that cut off a node at this ply (tried early b
 F_WIN = 29  # at a trick's fourth card: the winning card if it won on rank (else -1)
 F_PASS = 30  # probing node: 0 not probing, k >= 1 the pass (node budget PROBE_NODES * 4^(k-1))
 F_UNK = 31  # probing node: the moves whose probe ran out of budget (bit per move index)
-F_SIZE = 32
+F_LIM = 32  # probing node with a probe running: its node limit
+F_OUTER = 33  # ... P_PROBE before it started (the running probe above it, a chain)
+F_MINLIM = 34  # ... the smallest limit of it and the probes above it
+F_SIZE = 35
 
 
 @njit(**JIT_NONRT)
@@ -1427,10 +1430,19 @@ def _probe_setup(P, fr, ply, countmask):
     it stored in the table is proven)."""
     fr[ply, F_PASS] = 0
     fr[ply, F_UNK] = 0
-    if (ply < PROBE_PLIES and P[P_PROBE] == 0 and fr[ply, F_ISMAX] == 1 and fr[ply, F_NM] > 1
+    if (ply < PROBE_PLIES and fr[ply, F_ISMAX] == 1 and fr[ply, F_NM] > 1
             and P[P_EXACT] == 0 and P[P_MAXMASK] == 15 ^ countmask
             and popcount(countmask) == 1):
         fr[ply, F_PASS] = 1
+
+
+@njit(**JIT_NONRT)
+def _end_probe(P, fr, ply):
+    """The probe of the node at ``ply`` (the innermost running) is over: the one above it, if
+    any, is the innermost again."""
+    P[P_PROBE] = fr[ply, F_OUTER]
+    if P[P_PROBE] > 0:
+        P[P_LIMIT] = fr[P[P_PROBE] - 1, F_MINLIM]
 
 
 @njit(**JIT_NONRT)
@@ -1509,18 +1521,28 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                     fr[ply + 1, F_LEADER] = ld
                     fr[ply + 1, F_POS] = pos + 1
                     fr[ply + 1, F_WON] = fr[ply, F_WON]
-                if fr[ply, F_PASS] > 0:
-                    if fr[ply, F_PASS] <= PROBE_PASSES:
-                        P[P_PROBE] = ply + 1
-                        P[P_LIMIT] = P[P_NODES] + (P[P_PROBE_NODES]
-                                                   << (2 * (fr[ply, F_PASS] - 1)))
+                if 0 < fr[ply, F_PASS] <= PROBE_PASSES:
+                    # start a probe (inside any running above it)
+                    lim = P[P_NODES] + (P[P_PROBE_NODES] << (2 * (fr[ply, F_PASS] - 1)))
+                    fr[ply, F_LIM] = lim
+                    fr[ply, F_OUTER] = P[P_PROBE]
+                    if P[P_PROBE] > 0 and P[P_LIMIT] < lim:
+                        lim = P[P_LIMIT]
+                    fr[ply, F_MINLIM] = lim
+                    P[P_PROBE] = ply + 1
+                    P[P_LIMIT] = lim
                 ply += 1
                 val = _enter(hl, ttk, ttd, mv, P, fr, ply, target)
                 if val < 0:
                     if P[P_PROBE] > 0 and P[P_NODES] > P[P_LIMIT]:
-                        # the probe ran out of budget: undo its cards, note the move as
-                        # unknown, go on with the probing node's next move
-                        pp = P[P_PROBE] - 1
+                        # a probe ran out of budget (the outermost such): undo its cards,
+                        # note its move as unknown, go on with its node's next move
+                        pp = -1
+                        q = P[P_PROBE] - 1
+                        while q >= 0:
+                            if P[P_NODES] > fr[q, F_LIM]:
+                                pp = q
+                            q = fr[q, F_OUTER] - 1
                         for q in range(ply - 1, pp - 1, -1):
                             c = fr[q, F_CARD]
                             st = (fr[q, F_LEADER] + fr[q, F_POS]) & 3
@@ -1528,7 +1550,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                         ply = pp
                         fr[ply, F_UNK] |= 1 << fr[ply, F_IDX]
                         fr[ply, F_IDX] += 1
-                        P[P_PROBE] = 0
+                        _end_probe(P, fr, ply)
                     else:
                         _probe_setup(P, fr, ply, countmask)
                 continue
@@ -1537,7 +1559,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
             return val == 1
         ply -= 1
         if P[P_PROBE] == ply + 1:
-            P[P_PROBE] = 0  # the probe finished within its budget
+            _end_probe(P, fr, ply)  # the probe finished within its budget
         i = fr[ply, F_IDX]
         card = mv[ply, i]
         seat = (fr[ply, F_LEADER] + fr[ply, F_POS]) & 3
