@@ -1422,12 +1422,12 @@ def _close(hl, ttk, ttd, P, fr, ply, result):
 @njit(**JIT_NONRT)
 def _probe_setup(P, fr, ply, countmask):
     """Make the node just expanded at ``ply`` a probing node if it is a misère defender's
-    (the lone declarer's opponents maximise his tricks) near the root with a choice, and no
-    probe is running: its moves are first tried with small node budgets, so that a move that
-    forces a trick cheaply is found before an earlier one whose failure costs millions of
-    nodes; the moves whose probes ran out are tried again with 4x the budget, then without.
-    Answers never depend on it (a probe that runs out is undone and tried again later; what
-    it stored in the table is proven)."""
+    (the lone declarer's opponents maximise his tricks) near the root with a choice: its moves
+    are first tried with small node budgets, so that a move that forces a trick cheaply is
+    found before an earlier one whose failure costs millions of nodes; the moves whose probes
+    ran out are tried again with 4x the budget, then without. Probes nest (``F_OUTER`` chains
+    a running probe to the one above it). Answers never depend on it (a probe that runs out
+    is undone and its move tried again later; what it stored in the table is proven)."""
     fr[ply, F_PASS] = 0
     fr[ply, F_UNK] = 0
     if (ply < PROBE_PLIES and fr[ply, F_ISMAX] == 1 and fr[ply, F_NM] > 1
@@ -1472,21 +1472,23 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
         if val < 0:
             # expand: play the next move of the node at ply, passing over small cards of a
             # suit whose first small card was tried in vain (see the cut-off test below)
+            # (a probing node's later passes take only the moves whose probes ran out)
             i = fr[ply, F_IDX]
             nm = fr[ply, F_NM]
-            while i < nm and ((mv[ply, i] & 15) < fr[ply, F_LW + (mv[ply, i] >> 4)]
-                              or (fr[ply, F_PASS] > 1 and ((fr[ply, F_UNK] >> i) & 1) == 0)):
-                i += 1
-            if i >= nm and fr[ply, F_PASS] > 0 and fr[ply, F_UNK] != 0:
-                # the next pass, over the moves whose probes ran out, with a larger budget
+            while True:
+                while i < nm:
+                    c = mv[ply, i]
+                    if (c & 15) < fr[ply, F_LW + (c >> 4)]:
+                        fr[ply, F_UNK] &= ~(1 << i)  # not worth trying at all
+                    elif fr[ply, F_PASS] <= 1 or ((fr[ply, F_UNK] >> i) & 1) == 1:
+                        break
+                    i += 1
+                if i < nm or fr[ply, F_UNK] == 0:
+                    break
+                # the next pass, over the moves whose probes ran out, with 4x the budget
                 fr[ply, F_PASS] += 1
                 i = 0
-                while i < nm and ((mv[ply, i] & 15) < fr[ply, F_LW + (mv[ply, i] >> 4)]
-                                  or ((fr[ply, F_UNK] >> i) & 1) == 0):
-                    i += 1
-                fr[ply, F_UNK] = 0 if i >= nm else fr[ply, F_UNK]
-            if fr[ply, F_PASS] > 1 and i < nm:
-                fr[ply, F_UNK] &= ~(1 << i)
+            fr[ply, F_UNK] &= ~(1 << i)  # set again if its probe runs out
             fr[ply, F_IDX] = i
             if i >= nm:
                 # every move tried without a cut-off
