@@ -165,3 +165,32 @@ def test_bad_jobs_are_refused():
             solve_jobs(deals, jobs)
     with pytest.raises(SolverInputError, match="mode"):
         value_job(0, 0, 1, "most")
+
+
+def test_work_on_a_deal_does_not_depend_on_the_deals_before_it():
+    """Nothing of one deal's search (table entries, killer moves) steers the next one's: a
+    deal costs the same nodes in a fresh workspace as after other deals."""
+    from boston_sim.solver import _to_lanes
+    from boston_sim.solver._driver import new_workspace, solve_question, solve_value
+    from boston_sim.solver._search import P_NODES
+
+    rng = np.random.default_rng(5)
+    deals = np.zeros((4, 4), dtype=np.uint64)
+    for d in range(4):
+        for k, c in enumerate(rng.permutation(52)):
+            deals[d, k // 13] |= np.uint64(1) << np.uint64(16 * (c // 13) + 2 + c % 13)
+    lanes = _to_lanes(deals)
+
+    def nodes(ws, i: int, misere: bool) -> int:
+        ws[4][P_NODES] = 0
+        if misere:
+            solve_question(lanes[i].copy(), 4, 0, 1, 1, 0, *ws)
+        else:
+            solve_value(lanes[i].copy(), 0, 1, 0b0101, 0, -1, *ws)
+        return int(ws[4][P_NODES])
+
+    for misere in (False, True):
+        fresh = [nodes(new_workspace(16), i, misere) for i in range(4)]
+        used = new_workspace(16)
+        after = [nodes(used, i, misere) for i in (3, 2, 1, 0)][::-1]
+        assert after == fresh

@@ -14,6 +14,7 @@ from numba import njit, prange
 from ..config import JIT, JIT_PARALLEL
 from ._bits import fetch_add
 from ._search import (
+    F_KILL,
     F_SIZE,
     MAX_PLY,
     MOVE_SLOTS,
@@ -51,7 +52,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 122  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 123  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):
@@ -117,6 +118,14 @@ def _setup(P, ttd, trump, maxmask, countmask, exact):
 
 
 @njit(**JIT)
+def _forget_killers(fr):
+    """A new deal starts without the killer moves of the last one."""
+    for i in range(fr.shape[0]):
+        fr[i, F_KILL] = 0
+        fr[i, F_KILL + 1] = 0
+
+
+@njit(**JIT)
 def _reach(hl, ttk, ttd, mv, fr, P, leader, target):
     return search(hl, ttk, ttd, mv, fr, P, leader, target)
 
@@ -133,6 +142,7 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
     countmask = side
     maxmask = side if mode == MODE_MAX else 15 ^ side
     _setup(P, ttd, trump, maxmask, countmask, 0)
+    _forget_killers(fr)
     n = hand_size(hl, leader)
     lo = 0
     hi = n
@@ -165,6 +175,7 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
 @njit(**JIT)
 def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
     """Yes/no: can ``side`` make sure of at least / at most / exactly ``target`` tricks?"""
+    _forget_killers(fr)
     n = hand_size(hl, leader)
     if kind == KIND_AT_LEAST:
         if target <= 0:
