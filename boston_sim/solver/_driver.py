@@ -52,7 +52,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 123  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 127  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):
@@ -121,8 +121,8 @@ def _setup(P, ttd, trump, maxmask, countmask, exact):
 def _forget_killers(fr):
     """A new deal starts without the killer moves of the last one."""
     for i in range(fr.shape[0]):
-        fr[i, F_KILL] = 0
-        fr[i, F_KILL + 1] = 0
+        for k in range(8):
+            fr[i, F_KILL + k] = 0
 
 
 @njit(**JIT)

@@ -1054,9 +1054,9 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
             card = s * 16 + rank
             # --- ordering score (higher first)
             if pos == 0:
-                if card == fr[ply, F_KILL]:
+                if card == fr[ply, F_KILL + 2 * seat]:
                     sc = 900
-                elif card == fr[ply, F_KILL + 1]:
+                elif card == fr[ply, F_KILL + 2 * seat + 1]:
                     sc = 800
                 elif want_own:
                     if rank == top:
@@ -1173,14 +1173,15 @@ F_T = 11  # 4 fields: per suit, the lowest rank the node's answer depends on (16
 F_Q = 15  # 4 fields: scratch for the quick-trick bound's ranks
 F_Q2 = 19  # 4 more
 F_LW = 23  # 4 fields: per suit, the lowest rank still worth trying (0: every card)
-F_KILL = 27  # the last two cards that cut off a node at this ply (tried early by its next node)
-F_WIN = 29  # at a trick's fourth card: the winning card if it won on rank (else -1)
-F_PASS = 30  # probing node: 0 not probing, k >= 1 the pass (node budget PROBE_NODES * 4^(k-1))
-F_UNK = 31  # probing node: the moves whose probe ran out of budget (bit per move index)
-F_LIM = 32  # probing node with a probe running: its node limit
-F_OUTER = 33  # ... P_PROBE before it started (the running probe above it, a chain)
-F_MINLIM = 34  # ... the smallest limit of it and the probes above it
-F_SIZE = 35
+F_WIN = 27  # at a trick's fourth card: the winning card if it won on rank (else -1)
+F_PASS = 28  # probing node: 0 not probing, k >= 1 the pass (node budget PROBE_NODES * 4^(k-1))
+F_UNK = 29  # probing node: the moves whose probe ran out of budget (bit per move index)
+F_LIM = 30  # probing node with a probe running: its node limit
+F_OUTER = 31  # ... P_PROBE before it started (the running probe above it, a chain)
+F_MINLIM = 32  # ... the smallest limit of it and the probes above it
+F_KILL = 33  # 8 fields: per seat, the last two cards with which that seat's lead at this ply
+# cut off (tried first by its next lead there; a card is only ever offered to its own holder)
+F_SIZE = 41
 
 
 @njit(**JIT_NONRT)
@@ -1575,9 +1576,10 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
             # cut-off: this child alone decides the node
             for s in range(4):
                 fr[ply, F_T + s] = fr[ply + 1, F_T + s]
-            if fr[ply, F_KILL] != card:
-                fr[ply, F_KILL + 1] = fr[ply, F_KILL]
-                fr[ply, F_KILL] = card
+            k = F_KILL + 2 * seat
+            if fr[ply, k] != card:
+                fr[ply, k + 1] = fr[ply, k]
+                fr[ply, k] = card
             _close(hl, ttk, ttd, P, fr, ply, val)
         else:
             for s in range(4):
