@@ -52,7 +52,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 127  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 131  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):
@@ -93,7 +93,7 @@ def new_workspaces(n, tt_bits):
     size = 1 << tt_bits
     heads = size >> 2
     ttk = _zeros_huge((n, 7 * size))
-    ttd = _zeros_huge((n, size + 2 * heads))
+    ttd = _zeros_huge((n, size + 3 * heads))
     mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros((n, P_SIZE), dtype=np.int64)
     fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)

@@ -796,47 +796,66 @@ def _head(lens, leader, mask):
 
 
 # Table layout. Entries live in a ring-buffer pool, chained per hash of (suit lengths, leader,
-# the suits whose top card the entry depends on, and the owners of those top cards):
+# the entry's shape, the owners of the cards its shape names). The shape says, per suit, which
+# cards the entry depends on: none, the top ones but not all (the chain key names the owner of
+# the top card), or every card (the key names every card's owner):
 #   ttk[7*i .. 7*i+6] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next serial, own serial
 #   ttd[i]            = reachable / unreachable sets, leader
 #   ttd[pool + h]     = chain head for hash h: (generation << 40) | serial of the newest entry
-#   ttd[pool + heads + g] = for hash g of (lens, leader): (generation << 16) | the set of
-#                       "top-card suit sets" that have a chain (bit c for suit set c)
+#   ttd[pool + heads + 2g], ttd[pool + heads + 2g + 1] = for hash g of (lens, leader): the
+#                       shapes that have a chain (bit t for shape t < 63 in the first word,
+#                       bit t - 63 of the second, whose bits 32+ hold the generation)
 # Positions sharing the lengths are many (every way the small cards can lie), so a chain, not a
-# fixed bucket, holds them; splitting the chains by which top cards an entry depends on (and
-# their owners) leaves a lookup few entries to read that cannot match. Entry number ``serial``
-# lives in slot ``serial % pool``; when the pool is full the oldest entries are overwritten,
-# and a chain simply ends where the slot it points to holds a different serial. A new game
-# bumps the generation, emptying every chain.
+# fixed bucket, holds them; splitting the chains by shape and owners leaves a lookup few
+# entries to read that cannot match (where every card of a suit matters, as in a lone
+# declarer's misère proofs, a chain of top-card owners alone grew to hundreds of entries).
+# Entry number ``serial`` lives in slot ``serial % pool``; when the pool is full the oldest
+# entries are overwritten, and a chain simply ends where the slot it points to holds a
+# different serial. A new game bumps the generation, emptying every chain.
 _SERIAL_MASK = (1 << 40) - 1
+_SHAPES_LOW = 63  # shapes with their bit in the first word of a (lens, leader) bitmap
 
 
 @njit(**JIT_NONRT)
-def _tops(w1, w2):
-    """The owners of the top card of every suit, 2 bits per suit."""
-    return (w1 & 3) | (((w1 >> 32) & 3) << 2) | ((w2 & 3) << 4) | (((w2 >> 32) & 3) << 6)
+def _suit_len(lens, s):
+    n = (lens >> (16 * s)) & 0xFFFF
+    return (n & 15) + ((n >> 4) & 15) + ((n >> 8) & 15) + (n >> 12)
 
 
 @njit(**JIT_NONRT)
-def _suit_set(lens, m1, m2):
-    """The non-empty suits whose top card an entry with masks ``m1``, ``m2`` depends on."""
-    c = 0
+def _shape(lens, m1, m2):
+    """The shape of an entry with masks ``m1``, ``m2``: per suit 0 (no card matters), 1 (the
+    top cards, not all) or 2 (every card), a base-3 number (suit 0 lowest)."""
+    t = 0
+    p = 1
     for s in range(4):
-        m = (m1 if s < 2 else m2) >> (32 * (s & 1))
-        if (m & 3) != 0 and ((lens >> (16 * s)) & 0xFFFF) != 0:
-            c |= 1 << s
-    return c
-
-
-_SPREAD = np.array([0x00, 0x03, 0x0C, 0x0F, 0x30, 0x33, 0x3C, 0x3F,
-                    0xC0, 0xC3, 0xCC, 0xCF, 0xF0, 0xF3, 0xFC, 0xFF], dtype=np.int64)
+        m = ((m1 if s < 2 else m2) >> (32 * (s & 1))) & 0xFFFFFFFF
+        k = _suit_len(lens, s)
+        if k != 0 and m != 0:
+            t += p * (2 if m == (1 << (2 * k)) - 1 else 1)
+        p *= 3
+    return t
 
 
 @njit(**JIT_NONRT)
-def _chain(lens, leader, c, tops, mask):
-    """Chain of the entries for (lengths, leader) that depend on the top cards of suit set
-    ``c``, owned as in ``tops`` (only those suits' bits count)."""
-    return _head(lens, leader + 4 * (c + 16 * (tops & _SPREAD[c])), mask)
+def _chain(lens, leader, t, w1, w2, mask):
+    """Chain of the entries of shape ``t`` for (lengths, leader) whose cards named by the
+    shape are owned as in the position's patterns ``w1``, ``w2``."""
+    k1 = 0
+    k2 = 0
+    q = t
+    for s in range(4):
+        st = q % 3
+        q //= 3
+        if st == 0:
+            continue
+        km = 3 if st == 1 else (1 << (2 * _suit_len(lens, s))) - 1
+        if s < 2:
+            k1 |= km << (32 * s)
+        else:
+            k2 |= km << (32 * (s - 2))
+    return _head(lens ^ ((w1 & k1) * 0x2545F4914F6CDD1D) ^ ((w2 & k2) * 0x5851F42D4C957F2D),
+                 leader + 4 * t, mask)
 
 
 @njit(**JIT_NONRT)
@@ -866,31 +885,24 @@ def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need):
 
 @njit(**JIT_NONRT)
 def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
-    """Scan the chains that may hold entries matching the position: one per set of suits
-    whose top cards some entry of these lengths and leader depends on (the entries that
-    depend on every non-empty suit's top card first, the most specific). Returns
-    (answer, slot): answer 1 / 0 if an entry settles "need", else -1; slot of the settling
-    entry (-1 if none)."""
+    """Scan the chains that may hold entries matching the position: one per shape that some
+    entry of these lengths and leader has. Returns (answer, slot): answer 1 / 0 if an entry
+    settles "need", else -1; slot of the settling entry (-1 if none)."""
     m = P[P_TTMASK]
-    b = ttd[P[P_POOL] + m + 1 + _head(lens, leader, m)]
-    if (b >> 16) != P[P_GEN]:
+    g = P[P_POOL] + m + 1 + 2 * _head(lens, leader, m)
+    hi = ttd[g + 1]
+    if (hi >> 32) != P[P_GEN]:
         return -1, -1
-    sets = b & 0xFFFF
-    ne = 0
-    for s in range(4):
-        if ((lens >> (16 * s)) & 0xFFFF) != 0:
-            ne |= 1 << s
-    tops = _tops(w1, w2)
-    c = ne
-    while True:
-        if (sets >> c) & 1:
-            a, i = _scan(ttk, ttd, P, _chain(lens, leader, c, tops, m), lens, w1, w2, leader,
-                         need)
+    for part in range(2):
+        x = (hi & 0xFFFFFFFF) if part == 0 else ttd[g]
+        while x != 0:
+            b = highbit_index(x)
+            x ^= 1 << b
+            t = b + (_SHAPES_LOW if part == 0 else 0)
+            a, i = _scan(ttk, ttd, P, _chain(lens, leader, t, w1, w2, m), lens, w1, w2,
+                         leader, need)
             if a >= 0:
                 return a, i
-        if c == 0:
-            break
-        c = (c - 1) & ne  # the next smaller subset of the non-empty suits
     return -1, -1
 
 
@@ -907,13 +919,16 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose):
     pool = P[P_POOL]
     pmask = pool - 1
     gen = P[P_GEN]
-    c = _suit_set(lens, m1, m2)
-    h = pool + _chain(lens, leader, c, _tops(w1, w2), P[P_TTMASK])
-    g = pool + P[P_TTMASK] + 1 + _head(lens, leader, P[P_TTMASK])
-    b = ttd[g]
-    if (b >> 16) != gen:
-        b = gen << 16
-    ttd[g] = b | (1 << c)
+    t = _shape(lens, m1, m2)
+    h = pool + _chain(lens, leader, t, w1, w2, P[P_TTMASK])
+    g = pool + P[P_TTMASK] + 1 + 2 * _head(lens, leader, P[P_TTMASK])
+    if (ttd[g + 1] >> 32) != gen:
+        ttd[g] = 0
+        ttd[g + 1] = gen << 32
+    if t < _SHAPES_LOW:
+        ttd[g] |= 1 << t
+    else:
+        ttd[g + 1] |= 1 << (t - _SHAPES_LOW)
     p1 = w1 & m1
     p2 = w2 & m2
     hd = ttd[h]
