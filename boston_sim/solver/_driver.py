@@ -15,6 +15,7 @@ from ..config import JIT, JIT_PARALLEL
 from ._bits import fetch_add
 from ._search import (
     F_KILL,
+    KILL_FIELDS,
     F_SIZE,
     MAX_PLY,
     MOVE_SLOTS,
@@ -52,7 +53,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 131  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 133  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):
@@ -121,7 +122,7 @@ def _setup(P, ttd, trump, maxmask, countmask, exact):
 def _forget_killers(fr):
     """A new deal starts without the killer moves of the last one."""
     for i in range(fr.shape[0]):
-        for k in range(8):
+        for k in range(KILL_FIELDS):
             fr[i, F_KILL + k] = 0
 
 

@@ -34,7 +34,6 @@ number of tricks needed, a different question; such hints cost nodes, see PERFOR
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..config import JIT_NONRT
@@ -818,6 +817,7 @@ _SHAPES_LOW = 63  # shapes with their bit in the first word of a (lens, leader) 
 
 @njit(**JIT_NONRT)
 def _suit_len(lens, s):
+    """Cards left in suit ``s`` (all hands), from the packed lengths."""
     n = (lens >> (16 * s)) & 0xFFFF
     return (n & 15) + ((n >> 4) & 15) + ((n >> 8) & 15) + (n >> 12)
 
@@ -1194,9 +1194,10 @@ F_UNK = 29  # probing node: the moves whose probe ran out of budget (bit per mov
 F_LIM = 30  # probing node with a probe running: its node limit
 F_OUTER = 31  # ... P_PROBE before it started (the running probe above it, a chain)
 F_MINLIM = 32  # ... the smallest limit of it and the probes above it
-F_KILL = 33  # 8 fields: per seat, the last two cards with which that seat's lead at this ply
-# cut off (tried first by its next lead there; a card is only ever offered to its own holder)
-F_SIZE = 41
+F_KILL = 33  # KILL_FIELDS fields: per seat, the last two cards with which that seat's lead at
+# this ply cut off (tried first by its next lead there; a card is only offered to its holder)
+KILL_FIELDS = 8
+F_SIZE = F_KILL + KILL_FIELDS
 
 
 @njit(**JIT_NONRT)

@@ -1,0 +1,87 @@
+"""The transposition table (``_search.tt_store`` / ``tt_lookup``): partition search.
+
+An entry holds for every position with the same suit lengths and leader whose cards that
+mattered (the top ``d`` cards of each suit, ``d`` per suit, possibly every card) have the
+same owners. Entries are chained by their shape (per suit: no card, the top cards, or every
+card matters) and those cards' owners; these tests store one entry and look up positions that
+must and must not match it, over random shapes (including those whose bit is in the second
+word of the shape map).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+import naive
+from boston_sim.solver._driver import _setup, new_workspace
+from boston_sim.solver._search import _SHAPES_LOW, _shape, position_key, tt_lookup, tt_store
+
+
+def lanes(hands: list[int]) -> np.ndarray:
+    return np.array([(hands[seat] >> (16 * suit)) & 0xFFFF for seat in range(4)
+                     for suit in range(4)], dtype=np.int64)
+
+
+def suit_cards(hands: list[int], s: int) -> list[tuple[int, int]]:
+    """(rank, owner) of the cards of suit ``s``, highest first."""
+    out = []
+    for seat, h in enumerate(hands):
+        x = (h >> (16 * s)) & 0xFFFF
+        out += [(r, seat) for r in range(16) if (x >> r) & 1]
+    return sorted(out, reverse=True)
+
+
+def swap(hands: list[int], s: int, a: tuple[int, int], b: tuple[int, int]) -> list[int]:
+    """The two cards of suit ``s`` change owners (lengths unchanged)."""
+    h = list(hands)
+    (ra, oa), (rb, ob) = a, b
+    for r, fro, to in ((ra, oa, ob), (rb, ob, oa)):
+        h[fro] ^= 1 << (16 * s + r)
+        h[to] |= 1 << (16 * s + r)
+    return h
+
+
+def masks(depth: list[int]) -> tuple[int, int]:
+    m = [((1 << (2 * d)) - 1) for d in depth]
+    return m[0] | (m[1] << 32), m[2] | (m[3] << 32)
+
+
+def test_an_entry_matches_exactly_the_positions_that_agree_on_its_cards() -> None:
+    rng = random.Random(77)
+    ttk, ttd, mv, fr, P = new_workspace(12)
+    shapes = set()
+    checked = {"match": 0, "differ": 0}
+    for _ in range(600):
+        n = rng.randint(3, 9)
+        hands = naive.random_ending(rng, n)
+        cards = [suit_cards(hands, s) for s in range(4)]
+        depth = [rng.choice([0, len(c), rng.randint(0, len(c))]) for c in cards]
+        leader, need = rng.randrange(4), rng.randint(1, n)
+        _setup(P, ttd, 4, 1, 1, 0)  # a new game: an empty table
+        lens, w1, w2 = position_key(lanes(hands))
+        m1, m2 = masks(depth)
+        shapes.add(_shape(lens, m1, m2))
+        tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, 1 << need, 0)
+        assert tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need)[0] == 1
+        assert tt_lookup(ttk, ttd, P, lens, w1, w2, (leader + 1) & 3, need)[0] == -1
+        assert tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need - 1)[0] == -1
+        for s in range(4):
+            c = cards[s]
+            # two cards below the ones that matter, of different owners: still a match
+            low = c[depth[s]:]
+            pairs = [(a, b) for a in low for b in low if a[1] < b[1]]
+            if pairs:
+                other = lanes(swap(hands, s, *rng.choice(pairs)))
+                assert tt_lookup(ttk, ttd, P, *position_key(other), leader, need)[0] == 1
+                checked["match"] += 1
+            # a card that matters changes owner: no match
+            top = c[: depth[s]]
+            pairs = [(a, b) for a in top for b in c if a[1] != b[1]]
+            if pairs:
+                other = lanes(swap(hands, s, *rng.choice(pairs)))
+                assert tt_lookup(ttk, ttd, P, *position_key(other), leader, need)[0] == -1
+                checked["differ"] += 1
+    assert checked["match"] > 500 and checked["differ"] > 500
+    assert any(t >= _SHAPES_LOW for t in shapes) and any(t < _SHAPES_LOW for t in shapes)
