@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
 NT = 4
 KINDS = ("at_least", "at_most", "exactly")
 
@@ -220,3 +222,10 @@ def random_ending(rng, n: int, must_hold: tuple[int, ...] = ()) -> list[int]:
     chosen = list(must_hold) + rng.sample(rest, 4 * n - len(must_hold))
     rng.shuffle(chosen)
     return [sum(1 << c for c in chosen[i * n : (i + 1) * n]) for i in range(4)]
+
+
+def lanes(hands: list[int]) -> np.ndarray:
+    """The solver kernels' layout of four hands: int64[16], ``[seat * 4 + suit]`` = the
+    16-bit holding of ``seat`` in ``suit``."""
+    return np.array([(hands[seat] >> (16 * suit)) & 0xFFFF for seat in range(4)
+                     for suit in range(4)], dtype=np.int64)

@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 import naive
+from naive import lanes
 from boston_sim.solver._search import (
     always_under,
     cross_quick_tricks,
@@ -37,11 +38,6 @@ from boston_sim.solver._search import (
 )
 
 SIDES = (0b0001, 0b0010, 0b0101, 0b0011, 0b1110)
-
-
-def lanes(hands: list[int]) -> np.ndarray:
-    return np.array([(hands[seat] >> (16 * suit)) & 0xFFFF for seat in range(4) for suit in range(4)],
-                    dtype=np.int64)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

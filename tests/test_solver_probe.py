@@ -15,16 +15,12 @@ import numpy as np
 import pytest
 
 import naive
+from naive import lanes
 from boston_sim.cards import parse_hand
 from boston_sim.sampler import Sampler
 from boston_sim.solver import _to_lanes
 from boston_sim.solver._driver import new_workspace, solve_question
 from boston_sim.solver._search import P_NODES, P_PROBE_NODES, PROBE_NODES
-
-
-def lanes(hands: list[int]) -> np.ndarray:
-    return np.array([(hands[seat] >> (16 * suit)) & 0xFFFF for seat in range(4) for suit in range(4)],
-                    dtype=np.int64)
 
 
 def workspace(budget: int):

@@ -12,16 +12,10 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 import naive
+from naive import lanes
 from boston_sim.solver._driver import _setup, new_workspace
 from boston_sim.solver._search import _SHAPES_LOW, _shape, position_key, tt_lookup, tt_store
-
-
-def lanes(hands: list[int]) -> np.ndarray:
-    return np.array([(hands[seat] >> (16 * suit)) & 0xFFFF for seat in range(4)
-                     for suit in range(4)], dtype=np.int64)
 
 
 def suit_cards(hands: list[int], s: int) -> list[tuple[int, int]]:
