@@ -21,15 +21,15 @@ def _nan(x: Any) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
-def _pm(value: Any, se: Any, digits: int = 1) -> str:
+def _pm(value: Any, se: Any, digits: int = 1, pm: str = " ± ") -> str:
     if _nan(value):
         return "—"
     if _nan(se):
         return f"{value:+.{digits}f}"
-    return f"{value:+.{digits}f} ± {se:.{digits}f}"
+    return f"{value:+.{digits}f}{pm}{se:.{digits}f}"
 
 
-def _trump_cell(row: Any, symbols: bool) -> str:
+def _trump_cell(row: Any, symbols: bool, compact: bool = False) -> str:
     trump = row["trump"]
     if trump is None or (isinstance(trump, float) and math.isnan(trump)):
         text = "NT" if row["kind"] != "at_least" else "—"
@@ -40,7 +40,7 @@ def _trump_cell(row: Any, symbols: bool) -> str:
         text += f" ({cls})"
     disc = row["discard"]
     if isinstance(disc, str) and disc:
-        text += f", discards {disc}"
+        text += f" −{disc}" if compact else f", discards {disc}"
     return text
 
 
@@ -80,41 +80,62 @@ def write_csv(analysis: Analysis, path: str | Path, *, all_trumps: bool = True) 
     return p
 
 
-def render_table(analysis: Analysis, *, symbols: bool = True) -> Any:
-    """A ``rich.table.Table`` of the chosen row of every rung, the recommended bid in bold."""
+COMPACT_WIDTH = 120
+"""Below this many columns the table drops its two risk columns and shortens its headers
+(they are still in ``--json`` and ``--csv``)."""
+
+PIPE_WIDTH = 160
+"""Width of the report when stdout is not a terminal (a file or a pipe): wide enough that
+no cell wraps."""
+
+
+def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = False) -> Any:
+    """A ``rich.table.Table`` of the chosen row of every rung, the recommended bid in bold.
+
+    ``compact``: for narrow terminals, without the P(loss) and CVaR columns and with short
+    headers."""
+    from rich import box
     from rich.table import Table
 
     a = analysis
     unit = a.rules.unit
     thr = a.risk_threshold
     title = f"{a.rules.name}: {a.hand} ({a.seat}), {a.samples} samples, seed {a.seed}"
-    t = Table(title=title, title_justify="left", show_lines=False)
+    if compact:
+        title += f"; EV in {unit}"
+    t = Table(title=title, title_justify="left", show_lines=False,
+              box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD, show_edge=not compact,
+              padding=(0, 1, 0, 0) if compact else (0, 1))
     t.add_column("", width=1)
-    t.add_column("Rung")
-    t.add_column("Trump")
-    t.add_column("P(make)", justify="right")
-    t.add_column("Tricks", justify="right")
-    t.add_column(f"EV / adversary ({unit})", justify="right")
-    t.add_column("EV net", justify="right")
-    t.add_column("P(loss)" if thr == 0 else f"P(loss>{thr:g})", justify="right")
-    t.add_column("CVaR 5%", justify="right")
+    t.add_column("Rung", no_wrap=compact)
+    t.add_column("Trump", no_wrap=compact)
+    t.add_column("P(make)", justify="right", no_wrap=True)
+    t.add_column("Tricks", justify="right", no_wrap=compact)
+    t.add_column("EV/adv." if compact else f"EV / adversary ({unit})", justify="right",
+                 no_wrap=True)
+    t.add_column("EV net", justify="right", no_wrap=True)
+    if not compact:
+        t.add_column("P(loss)" if thr == 0 else f"P(loss>{thr:g})", justify="right")
+        t.add_column("CVaR 5%", justify="right")
     uneven = bool((a.rungs["samples"] != a.samples).any())
     if uneven:  # searches settled early stopped sooner (analysis._adaptive)
-        t.add_column("Samples", justify="right")
+        t.add_column("Deals" if compact else "Samples", justify="right")
     for _, row in a.rungs.iterrows():
         rec = bool(row["recommended"])
-        p = f"{row['p_make']:.3f} ± {row['p_make_se']:.3f}"
+        pm = "±" if compact else " ± "
+        p = f"{row['p_make']:.3f}{pm}{row['p_make_se']:.3f}"
         cells = [
             "▶" if rec else "",
             str(row["name"]),
-            _trump_cell(row, symbols),
+            _trump_cell(row, symbols, compact),
             p,
             f"{row['mean_tricks']:.2f}",
-            _pm(row["ev_per_adversary"], row["ev_per_adversary_se"]),
-            _pm(row["ev_net"], row["ev_net_se"]),
-            "—" if _nan(row["p_loss_gt"]) else f"{row['p_loss_gt']:.3f}",
-            "—" if _nan(row["cvar5"]) else f"{row['cvar5']:+.1f}",
+            _pm(row["ev_per_adversary"], row["ev_per_adversary_se"], pm=pm),
+            _pm(row["ev_net"], row["ev_net_se"], pm=pm),
         ]
+        if not compact:
+            cells.append("—" if _nan(row["p_loss_gt"]) else f"{row['p_loss_gt']:.3f}")
+            cells.append("—" if _nan(row["cvar5"]) else f"{row['cvar5']:+.1f}")
         if uneven:
             cells.append(str(row["samples"]))
         t.add_row(*cells, style="bold green" if rec else None)
@@ -152,13 +173,20 @@ def summary_lines(analysis: Analysis) -> list[str]:
 
 
 def print_report(analysis: Analysis, console: Any = None) -> None:
-    """Print the table and the summary to ``console`` (default: stdout)."""
+    """Print the table and the summary to ``console`` (default: stdout: the terminal's
+    width, or :data:`PIPE_WIDTH` columns when it is not a terminal). Consoles narrower than
+    :data:`COMPACT_WIDTH` get the compact table."""
+    import sys
+
     from rich.console import Console
 
-    c = console or Console()
-    c.print(render_table(analysis))
+    c = console or Console(width=None if sys.stdout.isatty() else PIPE_WIDTH)
+    compact = c.width < COMPACT_WIDTH
+    c.print(render_table(analysis, compact=compact))
     for line in summary_lines(analysis):
         c.print(line, highlight=False, markup=False)
+    if compact and any(isinstance(d, str) and d for d in analysis.rungs["discard"]):
+        c.print("note: −SK etc. = the declarer's discard", highlight=False, markup=False)
 
 
 def text_report(analysis: Analysis, width: int = 140) -> str:

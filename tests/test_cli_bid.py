@@ -109,3 +109,26 @@ def test_help_mentions_the_default_samples():
     res = runner.invoke(app, ["bid", "--help"])
     assert res.exit_code == 0
     assert "300" in res.stdout
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_table_keeps_one_line_per_rung_at_terminal_widths(width):
+    """The readable table fits: at 80 columns (compact, short headers) and 160 (every
+    column), each rung is one line holding its name and its P(make) in full."""
+    import io
+
+    from rich.console import Console
+
+    from boston_sim import analyze
+    from boston_sim.report import COMPACT_WIDTH, print_report
+
+    a = analyze(HAND, samples=4, seed=2)
+    buf = io.StringIO()
+    print_report(a, Console(file=buf, width=width, color_system=None))
+    lines = buf.getvalue().splitlines()
+    assert max(len(x) for x in lines) <= width
+    for _, row in a.rungs.iterrows():
+        p = f"{row['p_make']:.3f}"
+        hits = [x for x in lines if f" {row['name']} " in x and p in x]
+        assert len(hits) == 1, (row["name"], buf.getvalue())
+    assert ("CVaR 5%" in buf.getvalue()) == (width >= COMPACT_WIDTH)
