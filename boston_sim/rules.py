@@ -1028,7 +1028,9 @@ def _resolve_value(
         for c in spec.choices:
             if str(c) not in v:
                 raise ck.fail(f"{fld}.{c}", f"missing (a value for {name}={c})")
-        return v[str(options[name])]
+        # the chosen value may itself select by another option (A-06: a table option whose
+        # default follows ``payments``)
+        return _resolve_value(v[str(options[name])], options, specs, ck, f"{fld}.{options[name]}")
     if isinstance(v, dict):
         return {k: _resolve_value(x, options, specs, ck, f"{fld}.{k}") for k, x in v.items()}
     return v

@@ -445,6 +445,8 @@ def test_built_in_errors_name_the_file(tmp_path: Path) -> None:
 def test_option_defaults() -> None:
     assert load_rules("boston_foster").options == {
         "payments": "english",
+        "success_table": "payments",
+        "failure_table": "payments",
         "slam_failure": "played_out",
         "red_in_white": 10,
         "pool": 0,
@@ -561,3 +563,19 @@ def test_any_broken_value_is_a_rules_error(rid: str) -> None:
             except RulesError as e:
                 assert f"{rid}.toml" in str(e) and "\n" not in str(e), (keys, bad, e)
     assert tried > 1000
+
+
+def test_mixed_payment_tables_a06() -> None:
+    """A-06: 'mixing is a configuration choice'. Each table can be chosen on its own; by
+    default both follow ``payments``. Figures from the seed's tables (RULES.md §2.1.6-2.1.9):
+    English success over-tricks 12/13 for Boston made with 5/7; American success flat 10;
+    English failure 11 one short, American decimal 10."""
+    eng = load_rules("boston_foster")
+    amer = load_rules("boston_foster", {"payments": "american"})
+    mixed = load_rules("boston_foster", {"success_table": "american"})
+    other = load_rules("boston_foster", {"payments": "american", "failure_table": "english"})
+    assert list(eng.payment_vector("boston")[4:8]) == [-11, 12, 12, 13]
+    assert list(amer.payment_vector("boston")[4:8]) == [-10, 10, 10, 10]
+    assert list(mixed.payment_vector("boston")[4:8]) == [-11, 10, 10, 10]
+    assert list(other.payment_vector("boston")[4:8]) == [-11, 10, 10, 10]
+    assert list(other.payment_vector("grand_slam")[[0, 12, 13]]) == [-433, -177, 170]
