@@ -90,8 +90,12 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
     rec = analysis.recommended
     rec_name = ("pass" if rec == "pass" else
                 analysis.rules.rung(rec).name if rec else "none (no priced rung)")
+    used = rungs["samples"]
+    deals = (f"{analysis.samples} samples" if (used == analysis.samples).all() else
+             f"{int(used.min())}-{int(used.max())} samples per rung (searches settled early "
+             "stopped sooner)")
     fig.suptitle(
-        f"{analysis.hand} — {analysis.rules.name}, {analysis.seat}, {analysis.samples} samples, "
+        f"{analysis.hand} — {analysis.rules.name}, {analysis.seat}, {deals}, "
         f"seed {analysis.seed}; recommended: {rec_name}",
         fontsize=11,
     )

@@ -101,3 +101,14 @@ def test_cli_plot_results_and_hand(tmp_path: Path) -> None:
         res = runner.invoke(app, bad)
         assert res.exit_code == 2, (bad, res.output)
         assert res.output.startswith("error:")
+
+
+def test_plot_title_counts_the_samples_each_rung_used(analysis) -> None:  # type: ignore
+    """A search settled early uses fewer deals than were drawn: the title gives the range."""
+    import copy
+
+    assert "8 samples, seed 4" in plots.plot_hand(analysis).get_suptitle()
+    uneven = copy.copy(analysis)
+    uneven.rungs = analysis.rungs.copy()
+    uneven.rungs.loc[uneven.rungs.index[0], "samples"] = 3
+    assert "3-8 samples per rung" in plots.plot_hand(uneven).get_suptitle()

@@ -165,6 +165,13 @@ def test_bad_jobs_are_refused():
             solve_jobs(deals, jobs)
     with pytest.raises(SolverInputError, match="mode"):
         value_job(0, 0, 1, "most")
+    # a bad deal is named by its index in the batch, not in its trump's group
+    mixed = np.vstack([value_job(4, 0, 1), value_job(0, 0, 1), value_job(0, 0, 1)])
+    three = _random_endings(3, 3, 14)
+    n, e = int(three[2, 0]), int(three[2, 1])
+    three[2, 0] = np.uint64((n & (n - 1)) | (e & -e))  # N's lowest card becomes E's lowest
+    with pytest.raises(SolverInputError, match="deal 2: a card is in two hands"):
+        solve_jobs(three, mixed)
 
 
 def test_work_on_a_deal_does_not_depend_on_the_deals_before_it():

@@ -75,8 +75,15 @@ def _popcount64(a: np.ndarray) -> np.ndarray:
     return ((a * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
 
 
-def _check_hands(hands: np.ndarray, trump: int) -> None:
-    """Vectorised legality check of a batch uint64[M, 4]; raises SolverInputError."""
+def _check_hands(hands: np.ndarray, trump: int, rows: np.ndarray | None = None) -> None:
+    """Vectorised legality check of a batch uint64[M, 4]; raises SolverInputError.
+
+    ``rows``: the caller's index of each deal (when ``hands`` is a selection of its batch),
+    so that an error names the deal the caller passed."""
+
+    def at(i) -> int:
+        return int(i) if rows is None else int(rows[int(i)])
+
     if hands.ndim != 2 or hands.shape[1] != 4:
         raise SolverInputError(f"hands must have shape (M, 4), got {hands.shape}")
     if hands.shape[0] == 0:
@@ -84,31 +91,31 @@ def _check_hands(hands: np.ndarray, trump: int) -> None:
     bad_bits = (hands & ~_VALID_BITS) != 0
     if bad_bits.any():
         i, s = np.argwhere(bad_bits)[0]
-        raise SolverInputError(f"deal {i}: {COMPASS[s]} hand holds a bit that is not a card")
+        raise SolverInputError(f"deal {at(i)}: {COMPASS[s]} hand holds a bit that is not a card")
     rank15 = np.uint64(sum(1 << (16 * s + 15) for s in range(4)))
     allowed15 = np.uint64(0) if trump == 4 else np.uint64(1 << (16 * trump + 15))
     wrong15 = (hands & (rank15 & ~allowed15)) != 0
     if wrong15.any():
         i, s = np.argwhere(wrong15)[0]
         raise SolverInputError(
-            f"deal {i}: {COMPASS[s]} holds a boston card (rank 15) outside the trump suit"
+            f"deal {at(i)}: {COMPASS[s]} holds a boston card (rank 15) outside the trump suit"
         )
     counts = _popcount64(hands)
     uneq = (counts != counts[:, :1]).any(axis=1)
     if uneq.any():
         i = int(np.argmax(uneq))
         detail = ", ".join(f"{COMPASS[s]} {int(c)}" for s, c in enumerate(counts[i]))
-        raise SolverInputError(f"deal {i}: hands have unequal numbers of cards ({detail})")
+        raise SolverInputError(f"deal {at(i)}: hands have unequal numbers of cards ({detail})")
     sizes = counts[:, 0]
     badsize = (sizes < 1) | (sizes > 13)
     if badsize.any():
         i = int(np.argmax(badsize))
-        raise SolverInputError(f"deal {i}: each hand must hold 1 to 13 cards, found {int(sizes[i])}")
+        raise SolverInputError(f"deal {at(i)}: each hand must hold 1 to 13 cards, found {int(sizes[i])}")
     union = hands[:, 0] | hands[:, 1] | hands[:, 2] | hands[:, 3]
     overlap = _popcount64(union) != counts.sum(axis=1)
     if overlap.any():
         i = int(np.argmax(overlap))
-        raise SolverInputError(f"deal {i}: a card is in two hands")
+        raise SolverInputError(f"deal {at(i)}: a card is in two hands")
 
 
 def _check_scalar(trump: int, leader: int, side_mask: int) -> None:
@@ -302,7 +309,8 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray) -> np.ndarray:
             raise SolverInputError(f"job {i} is not a row made by value_job / question_job: "
                                    f"{jb[i].tolist()}")
     for t in np.unique(jb[:, 0]):
-        _check_hands(arr[jb[:, 0] == t], int(t))
+        sel = np.flatnonzero(jb[:, 0] == t)
+        _check_hands(arr[sel], int(t), sel)
     return _run_jobs(arr, jb)
 
 
