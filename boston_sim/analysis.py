@@ -145,6 +145,8 @@ class Analysis:
     elapsed: float = 0.0
     solves: int = 0
     notes: list[str] = field(default_factory=list)
+    max_time: float | None = None
+    time_limited: bool = False
 
     @property
     def unit(self) -> str:
@@ -180,6 +182,8 @@ class Analysis:
             "partner": self.partner,
             "risk_threshold": self.risk_threshold,
             "precision": self.precision,
+            "max_time": self.max_time,
+            "time_limited": self.time_limited,
             "recommended": self.recommended,
             "runner_up": self.runner_up,
             "diff": _json(self.diff),
@@ -526,6 +530,7 @@ def analyze(
     progress: bool | Callable[[int, int], None] = False,
     max_samples: int = MAX_SAMPLES,
     misere_tricks: str = "bool",
+    max_time: float | None = None,
 ) -> Analysis:
     """Analyse one hand over the whole ladder of a rule set (issue 4, RULES.md §3).
 
@@ -544,7 +549,11 @@ def analyze(
     progress bar on stderr, or a callback ``(done, total)``. ``misere_tricks``: ``"bool"``
     (default) settles misère rungs with the yes/no search "at most 0 tricks" and records a
     failure as 1 trick; ``"min"`` searches the real min-tricks count (slower, see
-    docs/PERFORMANCE.md "Bid analysis").
+    docs/PERFORMANCE.md "Bid analysis"). ``max_time``: seconds; the default and precision
+    modes draw no new round of samples once this much time has passed (the round under way
+    is finished, so the first round of :data:`ROUND` deals always is): an answer in bounded
+    time for hands whose searches are slow, at the price of wider SEs, and of numbers that
+    depend on the machine's speed (the note and ``time_limited`` say so).
     """
     t0 = time.perf_counter()
     # ---- inputs
@@ -577,6 +586,12 @@ def analyze(
         raise SamplingError("samples must be at least 2")
     if precision is not None and not precision > 0:
         raise SamplingError("precision must be a positive number of counters")
+    if max_time is not None:
+        if samples is not None:
+            raise SamplingError("a time limit applies to the sampling rounds of the default "
+                                "and precision modes, not to a fixed number of samples")
+        if not max_time > 0:
+            raise SamplingError("the time limit must be a positive number of seconds")
 
     uses_turnup = any(r.trump in ("turnup", "junior") for r in rs.rungs) or rs.suit_rule in (
         "turnup", "junior_senior")
@@ -626,8 +641,9 @@ def analyze(
             solver.extend(sampler.draw(samples))
             result = _evaluate(rs, cands, solver, ctx, mask, risk_threshold, partner)
         else:
+            deadline = None if max_time is None else t0 + max_time
             result = _adaptive(rs, cands, solver, sampler, bar, precision, max_samples, ctx,
-                               mask, risk_threshold, partner)
+                               mask, risk_threshold, partner, deadline)
     finally:
         bar.close()
         if prev_threads is not None:
@@ -651,6 +667,11 @@ def analyze(
                      f"within {SE_TARGET} (Agresti-Coull) and the rung clearly below the best "
                      "bid; the samples column gives each row's count (--samples N solves "
                      "everything on N deals)")
+    if result.get("time_limited"):
+        notes.append(f"stopped by the time limit ({max_time:g} s) after {m} samples: rows may "
+                     f"not have reached their targets (P(make) SE below {SE_TARGET}"
+                     + ("" if precision is None else f", EV SE below {precision:g}")
+                     + "); with a time limit the numbers depend on the machine's speed")
     if precision is not None and result["rec_se"] is not None and result["rec_se"] > precision:
         notes.append(f"precision {precision:g} not reached within {max_samples} samples "
                      f"(SE {result['rec_se']:.2f})")
@@ -682,19 +703,23 @@ def analyze(
         elapsed=time.perf_counter() - t0,
         solves=solver.solves,
         notes=notes,
+        max_time=max_time,
+        time_limited=bool(result.get("time_limited")),
     )
 
 
 def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sampler,
               bar: _Progress, precision: float | None, max_samples: int,
-              ctx: Mapping[str, Any], hand: int, threshold: float, partner: str) -> dict[str, Any]:
+              ctx: Mapping[str, Any], hand: int, threshold: float, partner: str,
+              deadline: float | None = None) -> dict[str, Any]:
     """Default and precision modes: draw samples in rounds; after each round a search whose
     every row is settled (:func:`_settled_keys`) stops, the others go on.
 
     Default mode stops at :data:`DEFAULT_SAMPLES` (or when every search is settled);
     precision mode when the SE of the recommended bid's net EV is below ``precision`` (cap
     ``max_samples``). The rounds and the stopping decisions depend only on the results,
-    which do not depend on the number of threads, so a seed still fixes every number."""
+    which do not depend on the number of threads, so a seed still fixes every number
+    (unless ``deadline``, a ``time.perf_counter()`` value, ends the rounds early)."""
     cap = DEFAULT_SAMPLES if precision is None else max_samples
     m = min(ROUND if precision is None else PRECISION_START, cap)
     active = list(solver.keys)
@@ -706,6 +731,10 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
         solver.solve_to(active, m)
         result = _evaluate(rs, cands, solver, ctx, hand, threshold, partner)
         settled = _settled_keys(result["cand_stats"])
+        if deadline is not None and time.perf_counter() > deadline:
+            result["time_limited"] = any(k not in settled for k in solver.keys)
+            if result["time_limited"]:
+                break
         # a search stopped earlier that is no longer settled (the best bid moved) catches up
         # before anything else, and the round is scored again
         active = [k for k in solver.keys if k not in settled and len(solver.results[k]) < m]

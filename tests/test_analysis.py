@@ -297,3 +297,25 @@ def test_fixed_samples_solve_every_search_on_every_sample():
     assert (a.table["samples"] == 12).all()
     assert not any("settled early" in note for note in a.notes)
 
+
+
+def test_time_limit_ends_the_rounds_after_the_one_under_way(small_rounds):
+    """--max-time: no new round once the time is up (here at once: after the first round),
+    with the same numbers as the first round of an unlimited run, and it says so."""
+    free = analyze(MIXED, seed=4)
+    assert free.samples == 40 and not free.time_limited
+    cut = analyze(MIXED, seed=4, max_time=1e-9)
+    assert cut.samples == 10 and cut.time_limited
+    assert (cut.table["samples"] == 10).all()
+    first = analyze(MIXED, samples=10, seed=4).table
+    assert cut.table["p_make"].tolist() == first["p_make"].tolist()
+    assert cut.table["ev_net"].tolist() == first["ev_net"].tolist()
+    assert any("time limit" in n for n in cut.notes)
+    d = cut.to_dict()
+    assert d["time_limited"] is True and d["max_time"] == 1e-9
+    # a generous limit changes nothing
+    assert analyze(MIXED, seed=4, max_time=3600).to_dict()["rungs"] == free.to_dict()["rungs"]
+    with pytest.raises(SamplingError, match="time limit"):
+        analyze(MIXED, samples=10, max_time=5)
+    with pytest.raises(SamplingError, match="positive"):
+        analyze(MIXED, max_time=0)

@@ -92,6 +92,7 @@ def test_known_cards_constraints_and_risk():
         ([HAND, "--seat", "fifth"], "seat"),
         ([HAND, "--rules", "solo_whist_foster"], "turn"),
         ([HAND, "--samples", "10", "--precision", "2"], "either"),
+        ([HAND, "--samples", "10", "--max-time", "5"], "time limit"),
         ([HAND, "--partner", "behind", "--rules", "solo_whist_foster", "--turnup", "H2"],
          "partner"),
     ],

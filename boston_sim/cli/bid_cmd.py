@@ -34,7 +34,12 @@ def bid(
         "--precision", help="Instead of --samples: sample until the SE of the recommended "
                             "bid's expected net value is below this many counters (cap 20000).")]
     = None,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same answer.")] = 0,
+    max_time: Annotated[float | None, typer.Option(
+        "--max-time", help="Seconds: draw no new round of deals after this (the first round of "
+                           "50 always completes). Bounds the wait on slow hands; wider SEs, "
+                           "and the numbers then depend on the machine's speed.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same answer "
+                                                     "(without --max-time).")] = 0,
     known: Annotated[list[str] | None, typer.Option(
         "--known", help="A card known to lie with a seat, CARD@SEAT, e.g. SA@dealer or SA@W "
                         "(repeatable).")] = None,
@@ -84,7 +89,7 @@ def bid(
             hand, seat=seat, rules=rules, options=parse_options(option), samples=samples,
             precision=precision, seed=seed, known=known or [], constraints=constraint or [],
             turnup=turnup, partner=partner, context=context, risk_threshold=risk,
-            threads=threads, progress=show_progress,
+            threads=threads, progress=show_progress, max_time=max_time,
         )
         if csv_file is not None:
             from ..report import write_csv
