@@ -137,6 +137,7 @@ class Job:
     threads: int | None = 1
     risk_threshold: float = 0.0  # p_loss_gt = P(net < -risk_threshold)
     turnup: str | None = None  # the turned-up card (Solo Whist, Russian Boston)
+    max_time: float | None = None  # seconds per hand: no new round of deals after (analyze)
 
 
 @dataclass(frozen=True)
@@ -379,6 +380,7 @@ def read_jobs(
     threads: int | None = 1,
     risk_threshold: float = 0.0,
     turnup: str | None = None,
+    max_time: float | None = None,
 ) -> tuple[list[Job], list[BadRow], int]:
     """Read an input file into jobs and bad rows.
 
@@ -442,7 +444,8 @@ def read_jobs(
             jobs.append(Job(index=index, line=rec.line, hand=hand, seat=seat_name,
                             rules=rules_name, label=label, options=dict(options or {}),
                             samples=samples, seed=hand_seed(seed, index), threads=threads,
-                            risk_threshold=risk_threshold, turnup=turnup_card))
+                            risk_threshold=risk_threshold, turnup=turnup_card,
+                            max_time=max_time))
         index += width
     return jobs, bad, index
 
@@ -512,7 +515,8 @@ def analyze_one(job: Job) -> HandResult:
 
         a = analyze(job.hand, seat=job.seat, rules=job.rules, options=job.options or None,
                     samples=job.samples, seed=job.seed, threads=job.threads,
-                    risk_threshold=job.risk_threshold, turnup=job.turnup)
+                    risk_threshold=job.risk_threshold, turnup=job.turnup,
+                    max_time=job.max_time)
         return HandResult(job.index, job.line, rows=rows_of(a, job))
     except USER_ERRORS as e:
         return HandResult(job.index, job.line, error=str(e))
@@ -1038,14 +1042,15 @@ def default_workers() -> int:
 
 def _settings(input_path: Path, input_format: str, fmt: str, rules: str | None,
               seat: str | None, options: dict[str, str], samples: int | None, seed: int,
-              pbn_seat: str, risk_threshold: float, turnup: str | None) -> dict[str, Any]:
+              pbn_seat: str, risk_threshold: float, turnup: str | None,
+              max_time: float | None = None) -> dict[str, Any]:
     """The run settings that decide the results; resuming with different ones is refused."""
     from . import __version__
 
     return {"input": str(input_path), "input_format": input_format, "format": fmt,
             "rules": rules, "seat": seat, "options": options, "samples": samples,
             "seed": seed, "pbn_seat": pbn_seat, "risk_threshold": risk_threshold,
-            "turnup": turnup,
+            "turnup": turnup, "max_time": max_time,
             "version": __version__}
 
 
@@ -1057,7 +1062,7 @@ def _check_resume(meta_path: Path, settings: dict[str, Any]) -> None:
     except (OSError, json.JSONDecodeError):
         return
     keys = ("input_format", "format", "rules", "seat", "options", "samples", "seed", "pbn_seat",
-            "risk_threshold", "turnup")
+            "risk_threshold", "turnup", "max_time")
     diff = [k for k in keys if old.get(k) != settings.get(k)]
     if diff:
         detail = ", ".join(f"{k} {old.get(k)!r} -> {settings.get(k)!r}" for k in diff)
@@ -1085,6 +1090,7 @@ def run_batch(
     risk_threshold: float = 0.0,
     turnup: str | None = None,
     progress: bool = False,
+    max_time: float | None = None,
     fn: Callable[[Job], HandResult] = analyze_one,
 ) -> BatchSummary:
     """Analyse every hand of ``input_path`` and write results, summary and errors files.
@@ -1108,11 +1114,15 @@ def run_batch(
         parse_card(turnup)
     if samples is not None and samples < 1:
         raise BostonSimError("--samples must be at least 1")
+    if max_time is not None and (samples is not None or not max_time > 0):
+        raise BostonSimError("--max-time must be a positive number of seconds, and applies to "
+                             "the default sampling rounds, not to --samples")
     jobs, bad, n_hands = read_jobs(input_path, in_fmt, rules=rules, seat=seat, options=opts,
                                    samples=samples, seed=seed, pbn_seat=pbn_seat,
-                                   risk_threshold=risk_threshold, turnup=turnup)
+                                   risk_threshold=risk_threshold, turnup=turnup,
+                                   max_time=max_time)
     settings = _settings(input_path, in_fmt, paths.fmt, rules, seat, opts, samples, seed,
-                         pbn_seat, risk_threshold, turnup)
+                         pbn_seat, risk_threshold, turnup, max_time)
     if resume:
         _check_resume(paths.meta, settings)
     paths.results.parent.mkdir(parents=True, exist_ok=True)

@@ -269,3 +269,36 @@ def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatc
     want = dict(zip(a.rungs["rung"], a.rungs["samples"]))
     assert got == want and max(got.values()) == 12 and min(got.values()) < 12
     assert summarize_rows(rows)[0]["samples"] == 12
+
+
+def test_max_time_per_hand_reaches_the_analysis_and_the_resume_check(monkeypatch,
+                                                                     tmp_path: Path) -> None:
+    """``--max-time``: each hand's analysis draws no new round once its time is up (here at
+    once: one round of 4 deals instead of 12); a resume with another limit is refused."""
+    import boston_sim.analysis as an
+    from boston_sim.batch import Job, analyze_one
+    from boston_sim.errors import BostonSimError
+
+    monkeypatch.setattr(an, "ROUND", 4)
+    monkeypatch.setattr(an, "DEFAULT_SAMPLES", 12)
+    monkeypatch.setattr(an, "SE_TARGET", 0.3)
+    base = dict(index=0, line=1, hand="AKQJT98.AK.A2.32", seat="eldest", rules=str(QUICK),
+                seed=5, turnup="S2")
+    free = analyze_one(Job(**base))
+    cut = analyze_one(Job(**base, max_time=1e-9))
+    assert free.error is None and cut.error is None
+    assert max(r["samples"] for r in free.rows) == 12
+    assert {r["samples"] for r in cut.rows} == {4}
+    f = tmp_path / "one.txt"
+    f.write_text("AKQJT98.AK.A2.32\n")
+    for bad in ({"max_time": 0}, {"max_time": 5, "samples": 4}):
+        with pytest.raises(BostonSimError, match="--max-time"):
+            run_batch(f, tmp_path / "x.csv", rules=str(QUICK), turnup="H2", **bad)
+    s = run_batch(f, tmp_path / "one.csv", rules=str(QUICK), turnup="H2", workers=1,
+                  max_time=600)
+    assert s.failed == 0
+    meta = output_paths(f, tmp_path / "one.csv", None).meta
+    assert json.loads(meta.read_text(encoding="utf-8"))["max_time"] == 600
+    with pytest.raises(BostonSimError, match="max_time"):
+        run_batch(f, tmp_path / "one.csv", rules=str(QUICK), turnup="H2", workers=1,
+                  max_time=60, resume=True)

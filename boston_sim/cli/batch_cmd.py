@@ -37,6 +37,9 @@ def batch(
     samples: Annotated[int | None, typer.Option(
         "--samples", "-n",
         help="Deals sampled per hand (default: the analysis default).")] = None,
+    max_time: Annotated[float | None, typer.Option(
+        "--max-time", help="Seconds per hand: no new round of deals after this (the first "
+                           "round of 50 always completes; see `bid --max-time`).")] = None,
     seed: Annotated[int, typer.Option(
         "--seed", help="Run seed; hand i uses seed_for(seed, i).")] = 0,
     workers: Annotated[int | None, typer.Option(
@@ -84,7 +87,7 @@ def batch(
                 scheduler=scheduler, resume=resume, turnup=turnup,
                 risk_threshold=risk_threshold,
                 pbn_seat="all" if pbn_seat.strip().lower() == "all" else pbn_seat.strip().upper(),
-                progress=progress,
+                progress=progress, max_time=max_time,
             )
         except KeyboardInterrupt:
             typer.echo("interrupted: finished hands are saved; run again with --resume",
