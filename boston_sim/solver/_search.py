@@ -1104,6 +1104,13 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                     if s == trump and popcount(team) == 1 and others != 0:
                         # a lone declarer draws the defenders' trumps before cashing winners
                         sc += 100
+                    short = popcount(mine)
+                    if (popcount(team) == 1 and trump != NT and s != trump and short <= 2
+                            and others != 0 and popcount(hl[seat * 4 + trump]) > short):
+                        # a lone declarer's singleton or doubleton side suit, with trumps to
+                        # ruff its later rounds (after the trump leads, before his other low
+                        # leads)
+                        sc += 90 - 30 * short
                 elif lone >= 0:
                     # misère, a defender leads: a suit where the declarer's lowest card is
                     # high and the lead ducks under it, so he cannot duck in turn
