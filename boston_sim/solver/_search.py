@@ -1150,8 +1150,13 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                         sc += 32 - rank - (16 if s == trump else 0)
                 if not bt and s_hi - s_lo > 1 and not (good and not want_own):
                     # a discard that does not help the trick: from a long suit, keep short
-                    # suits' guards
-                    sc += 2 * popcount(mine)
+                    # suits' guards; a lone declarer with trumps from a short side suit (a
+                    # void to ruff in)
+                    if (popcount(team) == 1 and trump != NT and s != trump
+                            and hl[seat * 4 + trump] != 0):
+                        sc += 2 * (14 - popcount(mine))
+                    else:
+                        sc += 2 * popcount(mine)
                 if shed and not bt:
                     # misère defender whose card cannot matter to this trick (a discard, or
                     # the declarer already beaten): shed high cards, keep low ones to lead
