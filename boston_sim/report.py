@@ -120,9 +120,9 @@ def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = Fa
     uneven = bool((a.rungs["samples"] != a.samples).any())
     if uneven:  # searches settled early stopped sooner (analysis._adaptive)
         t.add_column("Deals" if compact else "Samples", justify="right")
+    pm = "±" if compact else " ± "
     for _, row in a.rungs.iterrows():
         rec = bool(row["recommended"])
-        pm = "±" if compact else " ± "
         p = f"{row['p_make']:.3f}{pm}{row['p_make_se']:.3f}"
         cells = [
             "▶" if rec else "",

@@ -110,7 +110,8 @@ def _check_hands(hands: np.ndarray, trump: int, rows: np.ndarray | None = None) 
     badsize = (sizes < 1) | (sizes > 13)
     if badsize.any():
         i = int(np.argmax(badsize))
-        raise SolverInputError(f"deal {at(i)}: each hand must hold 1 to 13 cards, found {int(sizes[i])}")
+        raise SolverInputError(
+            f"deal {at(i)}: each hand must hold 1 to 13 cards, found {int(sizes[i])}")
     union = hands[:, 0] | hands[:, 1] | hands[:, 2] | hands[:, 3]
     overlap = _popcount64(union) != counts.sum(axis=1)
     if overlap.any():
