@@ -1003,6 +1003,10 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     # two against two (a lone player's opponents share out the ruffs less simply)
     pair = popcount(countmask) == 2
     team = countmask if in_count else 15 ^ countmask
+    # a lone declarer's trumps (0 for everyone else): short side suits are his to ruff
+    lone_trumps = 0
+    if popcount(team) == 1 and trump != NT:
+        lone_trumps = popcount(hl[seat * 4 + trump])
     shed = False
     n = 0
     s_lo = 0
@@ -1105,8 +1109,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                         # a lone declarer draws the defenders' trumps before cashing winners
                         sc += 100
                     short = popcount(mine)
-                    if (popcount(team) == 1 and trump != NT and s != trump and short <= 2
-                            and others != 0 and popcount(hl[seat * 4 + trump]) > short):
+                    if s != trump and short <= 2 and others != 0 and lone_trumps > short:
                         # a lone declarer's singleton or doubleton side suit, with trumps to
                         # ruff its later rounds (after the trump leads, before his other low
                         # leads)
@@ -1152,8 +1155,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                     # a discard that does not help the trick: from a long suit, keep short
                     # suits' guards; a lone declarer with trumps from a short side suit (a
                     # void to ruff in)
-                    if (popcount(team) == 1 and trump != NT and s != trump
-                            and hl[seat * 4 + trump] != 0):
+                    if lone_trumps > 0 and s != trump:
                         sc += 2 * (14 - popcount(mine))
                     else:
                         sc += 2 * popcount(mine)
