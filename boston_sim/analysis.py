@@ -38,6 +38,7 @@ Design points (RULES.md §3.0):
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -112,8 +113,10 @@ TABLE_COLUMNS = [
 class Analysis:
     """The result of :func:`analyze`; rendering lives in :mod:`boston_sim.report`.
 
-    See docs/ARCHITECTURE.md "Analysis". ``table`` has one row per (rung, trump candidate),
-    ``rungs`` the chosen row of each rung in ladder order. ``tricks[(rung_id, trump)]`` holds
+    See docs/ARCHITECTURE.md "Analysis". ``rows`` holds one dict per (rung, trump candidate)
+    with the keys :data:`TABLE_COLUMNS`, ``rung_rows`` the chosen row of each rung in ladder
+    order; ``table`` and ``rungs`` are the same as pandas DataFrames (built on first use, so
+    that a report that does not need them does not import pandas). ``tricks[(rung_id, trump)]`` holds
     the per-sample tricks (trump = strain letter or None), ``payoffs[rung_id]`` the per-sample
     net counters of the chosen trump of every priced rung.
     """
@@ -130,8 +133,7 @@ class Analysis:
     diff_se: float | None
     indistinguishable: bool
     reason: str
-    table: Any  # pandas.DataFrame
-    rungs: Any  # pandas.DataFrame
+    rows: list[dict[str, Any]]
     tricks: dict[tuple[str, str | None], np.ndarray]
     payoffs: dict[str, np.ndarray]
     options: dict[str, Any] = field(default_factory=dict)
@@ -152,17 +154,33 @@ class Analysis:
     def unit(self) -> str:
         return self.rules.unit
 
+    @property
+    def rung_rows(self) -> list[dict[str, Any]]:
+        """The chosen row (trump, discard) of every rung, in ladder order."""
+        return [r for r in self.rows if r["chosen"]]
+
+    @functools.cached_property
+    def table(self) -> Any:
+        """``rows`` as a pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows, columns=TABLE_COLUMNS)
+
+    @functools.cached_property
+    def rungs(self) -> Any:
+        """``rung_rows`` as a pandas DataFrame."""
+        return self.table[self.table["chosen"]].reset_index(drop=True)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of issue 4 (NaN -> null)."""
         rungs = []
-        for _, row in self.rungs.iterrows():
+        for row in self.rung_rows:
             entry = _row_dict(row)
-            cands = self.table[self.table["rung"] == row["rung"]]
             entry["trump_candidates"] = [
                 {k: _json(c[k]) for k in ("trump", "trump_class", "discard", "samples", "p_make",
                                           "p_make_se", "mean_tricks", "ev_per_adversary",
                                           "ev_net", "ev_net_se", "chosen")}
-                for _, c in cands.iterrows()
+                for c in self.rows if c["rung"] == row["rung"]
             ]
             rungs.append(entry)
         return {
@@ -688,8 +706,7 @@ def analyze(
         diff_se=result["diff_se"],
         indistinguishable=result["indistinguishable"],
         reason=result["reason"],
-        table=result["table"],
-        rungs=result["rungs"],
+        rows=result["rows"],
         tricks=result["tricks"],
         payoffs=result["payoffs"],
         options=dict(rs.options),
@@ -794,8 +811,6 @@ def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, ctx: Mapping
               hand: int, threshold: float, partner: str) -> dict[str, Any]:
     """Score every candidate (each on the samples its search has solved), choose trumps and
     discards ex ante, recommend a bid."""
-    import pandas as pd
-
     rows: list[dict[str, Any]] = []
     tricks: dict[tuple[str, str | None], np.ndarray] = {}
     payoffs: dict[str, np.ndarray] = {}
@@ -859,20 +874,18 @@ def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, ctx: Mapping
                 "trick_distribution": st["trick_distribution"],
             })
 
-    table = pd.DataFrame(rows, columns=TABLE_COLUMNS)
-    chosen_rows = table[table["chosen"]]
-    priced = chosen_rows[chosen_rows["priced"]]
+    priced = [r for r in rows if r["chosen"] and r["priced"]]
     rec = runner = None
     diff = diff_se = rec_se = None
     indist = False
-    if priced.empty:
+    if not priced:
         reason = (f"no priced rung: {rs.name} gives no payments for these contracts, so only "
                   "probabilities are shown")
         notes.append("no priced rung; EV left empty (RULES.md §3.0)")
     else:
-        order = priced.sort_values(["ev_net", "p_make", "rank"], ascending=False)
-        best = order.iloc[0]
-        second = order.iloc[1] if len(order) > 1 else None
+        order = sorted(priced, key=_order_key, reverse=True)
+        best = order[0]
+        second = order[1] if len(order) > 1 else None
         unit = rs.unit
         if best["ev_net"] < 0:
             rec, runner = "pass", best["rung"]
@@ -906,15 +919,22 @@ def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, ctx: Mapping
                        f"(difference {diff:.1f} ± {diff_se:.1f})")
         else:
             reason += f"; ahead of {runner_name} by {diff:.1f} ± {diff_se:.1f}"
-        if rec != "pass":
-            table.loc[(table["rung"] == rec) & table["chosen"], "recommended"] = True
-    rungs = table[table["chosen"]].reset_index(drop=True)
+        for r in rows:
+            if r["rung"] == rec and r["chosen"]:
+                r["recommended"] = True
     return {
-        "table": table, "rungs": rungs, "tricks": tricks, "payoffs": payoffs,
+        "rows": rows, "tricks": tricks, "payoffs": payoffs,
         "recommended": rec, "runner_up": runner, "diff": diff, "diff_se": diff_se,
         "indistinguishable": indist, "reason": reason, "rec_se": rec_se, "notes": notes,
         "cand_stats": cand_stats,
     }
+
+
+def _order_key(row: Mapping[str, Any]) -> tuple[float, float, int]:
+    """Rank priced rows by net EV, then P(make), then ladder rank (NaN last)."""
+    ev, p = float(row["ev_net"]), float(row["p_make"])
+    return (-math.inf if math.isnan(ev) else ev, -math.inf if math.isnan(p) else p,
+            int(row["rank"]))
 
 
 def _boston_bit(strain: int) -> int:

@@ -465,8 +465,7 @@ def _num(x: Any) -> float:
 
 def rows_of(analysis: Any, job: Job) -> list[dict[str, Any]]:
     """The output rows (one per rung, in ladder order) of one analysed hand."""
-    rungs = analysis.rungs
-    recs = rungs.to_dict("records")
+    recs = analysis.rung_rows
     runner = getattr(analysis, "runner_up", None)
     diff_se = _num(getattr(analysis, "diff_se", None))
     rec_id = getattr(analysis, "recommended", None)

@@ -1,7 +1,7 @@
 """Views of an :class:`~boston_sim.analysis.Analysis`: a readable table, JSON and CSV.
 
 Results first, rendering later: nothing here computes a statistic, it only formats the
-columns of ``analysis.table`` / ``analysis.rungs``.
+rows of ``analysis.rows`` / ``analysis.rung_rows`` (plain dicts: no pandas needed).
 """
 
 from __future__ import annotations
@@ -52,17 +52,14 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
 def csv_rows(analysis: Analysis, *, all_trumps: bool = True) -> list[dict[str, Any]]:
     """Rows for a CSV file: one per (rung, trump candidate) (or per rung), with the trick
     distribution spread over columns ``t0`` .. ``t13``."""
-    frame = analysis.table if all_trumps else analysis.rungs
     out = []
-    for _, row in frame.iterrows():
+    for row in analysis.rows if all_trumps else analysis.rung_rows:
         rec: dict[str, Any] = {"hand": analysis.hand, "seat": analysis.seat,
                                "rules": analysis.rules.id, "samples": analysis.samples,
                                "seed": analysis.seed}
-        for col in frame.columns:
-            if col == "trick_distribution":
-                continue
-            v = row[col]
-            rec[col] = "" if _nan(v) else v
+        for col, v in row.items():
+            if col != "trick_distribution":
+                rec[col] = "" if _nan(v) else v
         for t, p in enumerate(row["trick_distribution"]):
             rec[f"t{t}"] = p
         out.append(rec)
@@ -117,11 +114,12 @@ def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = Fa
     if not compact:
         t.add_column("P(loss)" if thr == 0 else f"P(loss>{thr:g})", justify="right")
         t.add_column("CVaR 5%", justify="right")
-    uneven = bool((a.rungs["samples"] != a.samples).any())
+    rows = a.rung_rows
+    uneven = any(r["samples"] != a.samples for r in rows)
     if uneven:  # searches settled early stopped sooner (analysis._adaptive)
         t.add_column("Deals" if compact else "Samples", justify="right")
     pm = "±" if compact else " ± "
-    for _, row in a.rungs.iterrows():
+    for row in rows:
         rec = bool(row["recommended"])
         p = f"{row['p_make']:.3f}{pm}{row['p_make_se']:.3f}"
         cells = [
@@ -163,11 +161,12 @@ def summary_lines(analysis: Analysis) -> list[str]:
         extra.append(f"senior {a.context['senior']}, junior {a.context.get('junior') or '?'}")
     extra.append(f"{a.elapsed:.1f} s")
     lines.append("; ".join(extra))
-    notes = sorted({n for n in a.rungs["note"] if isinstance(n, str) and n})
+    rows = a.rung_rows
+    notes = sorted({r["note"] for r in rows if isinstance(r["note"], str) and r["note"]})
     for n in notes:
         lines.append(f"note: {n}")
     lines.extend(f"note: {n}" for n in a.notes)
-    if any(not bool(p) for p in a.rungs["priced"]):
+    if any(not r["priced"] for r in rows):
         lines.append("note: — = the rules give no price for this rung (RULES.md §3.0)")
     return lines
 
@@ -185,7 +184,8 @@ def print_report(analysis: Analysis, console: Any = None) -> None:
     c.print(render_table(analysis, compact=compact))
     for line in summary_lines(analysis):
         c.print(line, highlight=False, markup=False)
-    if compact and any(isinstance(d, str) and d for d in analysis.rungs["discard"]):
+    if compact and any(isinstance(r["discard"], str) and r["discard"]
+                       for r in analysis.rung_rows):
         c.print("note: −SK etc. = the declarer's discard", highlight=False, markup=False)
 
 

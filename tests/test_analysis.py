@@ -319,3 +319,15 @@ def test_time_limit_ends_the_rounds_after_the_one_under_way(small_rounds):
         analyze(MIXED, samples=10, max_time=5)
     with pytest.raises(SamplingError, match="positive"):
         analyze(MIXED, max_time=0)
+
+
+def test_rows_are_the_tables_rows(mixed):
+    # the report, JSON and CSV read the plain rows; .table / .rungs are built from them
+    assert len(mixed.rows) == len(mixed.table) and len(mixed.rung_rows) == len(mixed.rungs)
+    assert [r["rung"] for r in mixed.rung_rows] == list(mixed.rungs["rung"])
+    for row, (_, frame_row) in zip(mixed.rows, mixed.table.iterrows()):
+        for col in ("rung", "trump", "chosen", "samples", "p_make", "ev_net", "recommended"):
+            a, b = row[col], frame_row[col]
+            missing = a is None or a != a  # pandas shows a missing trump (None) as NaN
+            assert (missing and (b is None or b != b)) if missing else a == b, col
+    assert sum(bool(r["recommended"]) for r in mixed.rows) == (mixed.recommended != "pass")

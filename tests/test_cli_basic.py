@@ -76,17 +76,17 @@ sys.stderr.write("HEAVY=" + ",".join(heavy) + "\\n")
 """
 
 
-def _heavy_modules_after(args: list[str]) -> list[str]:
+def _heavy_modules_after(args: list[str], expect: str = "Usage:") -> list[str]:
     proc = subprocess.run(
         [sys.executable, "-c", _PROBE, *args],
         check=False,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
     )
     line = [ln for ln in proc.stderr.splitlines() if ln.startswith("HEAVY=")]
     assert line, proc.stderr
-    assert "Usage:" in proc.stdout
+    assert expect in proc.stdout, proc.stderr
     return [m for m in line[-1][len("HEAVY=") :].split(",") if m]
 
 
@@ -98,6 +98,17 @@ def test_help_imports_nothing_heavy() -> None:
 def test_command_help_imports_nothing_heavy(command: str) -> None:
     # heavy imports belong inside command bodies, so every --help stays instant
     assert _heavy_modules_after([command, "--help"]) == []
+
+
+@pytest.mark.parametrize(("extra", "expect"), [([], "Recommendation:"),
+                                              (["--json"], '"recommended"')])
+def test_bid_report_does_not_import_pandas(extra: list[str], expect: str) -> None:
+    # the table and the JSON are built from plain rows; pandas (about half a second of every
+    # run) is imported only for Analysis.table / .rungs, plots and Parquet
+    heavy = _heavy_modules_after(["bid", "KQJT9.AK.QJ2.432", "--samples", "2", "--quiet",
+                                  *extra], expect=expect)
+    assert "numba" in heavy  # the probe saw the solver run
+    assert "pandas" not in heavy and "matplotlib" not in heavy
 
 
 def test_console_script_runs() -> None:
