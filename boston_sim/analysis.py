@@ -89,6 +89,11 @@ PRECISION_START = 200
 PILOT = 8
 """Deals a trick search solves before the others of its first round, to learn a first guess."""
 
+TIME_STEP = 4
+"""With a time limit, a round is solved in batches of at least this many deals (every search
+of the round on the same deals), sized from the time per deal so far to end before the
+limit, which is checked between them (:func:`_solve_before`)."""
+
 JOB_CHUNK = 256
 """Searches handed to the solver per call: the progress bar moves between calls, and every
 call ends with workers idle until its slowest search is done, so not too few."""
@@ -355,6 +360,12 @@ class _Solver:
         self.deals = np.concatenate([self.deals, smp.deals])
         self.discards = np.concatenate([self.discards, disc])
 
+    def truncate(self, n: int) -> None:
+        """Keep only the first ``n`` samples of the pool (no key has solved more)."""
+        assert all(len(r) <= n for r in self.results.values())
+        self.deals = self.deals[:n]
+        self.discards = self.discards[:n]
+
     def extend(self, smp: Samples) -> None:
         """Add samples and solve every key on the whole pool."""
         self.add(smp)
@@ -568,10 +579,11 @@ def analyze(
     (default) settles misère rungs with the yes/no search "at most 0 tricks" and records a
     failure as 1 trick; ``"min"`` searches the real min-tricks count (slower, see
     docs/PERFORMANCE.md "Bid analysis"). ``max_time``: seconds; the default and precision
-    modes draw no new round of samples once this much time has passed (the round under way
-    is finished, so the first round of :data:`ROUND` deals always is): an answer in bounded
-    time for hands whose searches are slow, at the price of wider SEs, and of numbers that
-    depend on the machine's speed (the note and ``time_limited`` say so).
+    modes solve their rounds in batches of deals and start none once this much time has
+    passed (at least :data:`TIME_STEP` deals are always solved; a batch under way is
+    finished, so one slow deal can overrun the limit): an answer in bounded time for hands
+    whose searches are slow, at the price of wider SEs, and of numbers that depend on the
+    machine's speed (the note and ``time_limited`` say so).
     """
     t0 = time.perf_counter()
     # ---- inputs
@@ -745,12 +757,17 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
             solver.add(sampler.draw(m - len(solver.deals)))
         horizon = cap if precision is None else m  # the bar's total: the work still planned
         bar.set_total(bar.done + sum(horizon - len(solver.results[k]) for k in active))
-        solver.solve_to(active, m)
+        if deadline is None:
+            solver.solve_to(active, m)
+        else:
+            _solve_before(solver, active, m, deadline)
         result = _evaluate(rs, cands, solver, ctx, hand, threshold, partner)
         settled = _settled_keys(result["cand_stats"])
         if deadline is not None and time.perf_counter() > deadline:
             result["time_limited"] = any(k not in settled for k in solver.keys)
             if result["time_limited"]:
+                # the round may have been cut: the pool ends where the searches did
+                solver.truncate(max(len(r) for r in solver.results.values()))
                 break
         # a search stopped earlier that is no longer settled (the best bid moved) catches up
         # before anything else, and the round is scored again
@@ -778,6 +795,25 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
             m += max(100, min(grow, cap - m))
     result["stopped_early"] = any(len(r) < len(solver.deals) for r in solver.results.values())
     return result
+
+
+def _solve_before(solver: _Solver, keys: list[SolveKey], m: int, deadline: float) -> None:
+    """``solver.solve_to(keys, m)`` in batches of deals, each sized from the time per deal so
+    far to end before ``deadline`` (a ``time.perf_counter()`` value); no batch starts after
+    it, except the first when the keys have no result yet. One slow search can still overrun
+    the limit: a batch is never interrupted."""
+    done = min(len(solver.results[k]) for k in keys)
+    per_deal = 0.0
+    while done < m:
+        left = deadline - time.perf_counter()
+        if left <= 0 and done > 0:
+            return
+        step = TIME_STEP if per_deal <= 0 else max(TIME_STEP, int(0.9 * left / per_deal))
+        n = min(m, done + step)
+        t = time.perf_counter()
+        solver.solve_to(keys, n)
+        per_deal = (time.perf_counter() - t) / (n - done)
+        done = n
 
 
 def _ac_se(successes: int, n: int) -> float:

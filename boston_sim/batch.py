@@ -137,7 +137,7 @@ class Job:
     threads: int | None = 1
     risk_threshold: float = 0.0  # p_loss_gt = P(net < -risk_threshold)
     turnup: str | None = None  # the turned-up card (Solo Whist, Russian Boston)
-    max_time: float | None = None  # seconds per hand: no new round of deals after (analyze)
+    max_time: float | None = None  # seconds per hand: no new batch of deals after (analyze)
 
 
 @dataclass(frozen=True)

@@ -299,15 +299,18 @@ def test_fixed_samples_solve_every_search_on_every_sample():
 
 
 
-def test_time_limit_ends_the_rounds_after_the_one_under_way(small_rounds):
-    """--max-time: no new round once the time is up (here at once: after the first round),
-    with the same numbers as the first round of an unlimited run, and it says so."""
+def test_time_limit_stops_between_batches_of_deals(small_rounds):
+    """--max-time: no batch of deals starts once the time is up (here at once: after the
+    first batch of TIME_STEP deals, inside the first round of 10), with the same numbers as
+    a fixed run on those deals, and it says so."""
     free = analyze(MIXED, seed=4)
     assert free.samples == 40 and not free.time_limited
+    step = small_rounds.TIME_STEP
+    assert step < small_rounds.ROUND
     cut = analyze(MIXED, seed=4, max_time=1e-9)
-    assert cut.samples == 10 and cut.time_limited
-    assert (cut.table["samples"] == 10).all()
-    first = analyze(MIXED, samples=10, seed=4).table
+    assert cut.samples == step and cut.time_limited
+    assert (cut.table["samples"] == step).all()
+    first = analyze(MIXED, samples=step, seed=4).table
     assert cut.table["p_make"].tolist() == first["p_make"].tolist()
     assert cut.table["ev_net"].tolist() == first["ev_net"].tolist()
     assert any("time limit" in n for n in cut.notes)

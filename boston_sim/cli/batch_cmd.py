@@ -38,8 +38,8 @@ def batch(
         "--samples", "-n",
         help="Deals sampled per hand (default: the analysis default).")] = None,
     max_time: Annotated[float | None, typer.Option(
-        "--max-time", help="Seconds per hand: no new round of deals after this (the first "
-                           "round of 50 always completes; see `bid --max-time`).")] = None,
+        "--max-time", help="Seconds per hand: no new batch of deals after this (see `bid "
+                           "--max-time`).")] = None,
     seed: Annotated[int, typer.Option(
         "--seed", help="Run seed; hand i uses seed_for(seed, i).")] = 0,
     workers: Annotated[int | None, typer.Option(
