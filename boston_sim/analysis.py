@@ -73,10 +73,11 @@ Searches whose rows are settled sooner stop sooner (:func:`_adaptive`)."""
 SE_TARGET = 0.03
 """The SE of P(make) every row reaches before its search may stop early (issue 4's target)."""
 
-ROUND = 45
-"""Samples per round of the default mode: the least with which a probability observed as 0
-(or 1) has an Agresti-Coull SE (:func:`_ac_se`) below :data:`SE_TARGET` (0.0295; 44 deals give
-0.0301), so a search whose rows are all certain can stop after one round."""
+ROUND = 50
+"""Samples per round of the default mode. With 50, a probability observed as 0 (or 1) has an
+Agresti-Coull SE (:func:`_ac_se`) of 0.027, below :data:`SE_TARGET`. The least such round, 45
+(0.0295), was measured no faster on the eight typical hands (docs/PERFORMANCE.md): a row near
+the line then needs a third round."""
 
 Z_OUT = 3.0
 """A row stops early only if its net EV is this many SEs below the best bid's lower end."""

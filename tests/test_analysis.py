@@ -250,8 +250,8 @@ def small_rounds(monkeypatch):
 def test_agresti_coull_se_is_not_zero_when_every_sample_agrees():
     from boston_sim.analysis import ROUND, SE_TARGET, _ac_se
 
-    # a round is the least number of deals that settles a row every deal agrees on
-    assert _ac_se(0, ROUND - 1) > SE_TARGET > _ac_se(0, ROUND)
+    assert _ac_se(0, 44) > SE_TARGET > _ac_se(0, 45)  # the least round that settles such a row
+    assert _ac_se(0, ROUND) < SE_TARGET
     assert _ac_se(ROUND, ROUND) == pytest.approx(_ac_se(0, ROUND))
     assert _ac_se(150, 300) == pytest.approx(math.sqrt(0.25 / 300))
     assert _ac_se(150, 300) < SE_TARGET
