@@ -256,12 +256,19 @@ def test_closed_pipe_is_quiet() -> None:
 
 _WARM_PROBE = """
 import sys
+from numba.core import event, types
 from boston_sim.solver import solve, solve_batch
 from boston_sim.cards import parse_deal
 import numpy as np
 deal = "N:AKQ.J.2. JT.A..32 98.K.A.4 7.Q.K.A5"
 batch = np.stack([parse_deal(deal)] * 2)
-print(solve(deal, "S", "N", "N"), list(solve_batch(batch, 0, 0, 0b0001)))
+with event.install_recorder("numba:compile") as rec:
+    print(solve(deal, "S", "N", "N"), list(solve_batch(batch, 0, 0, 0b0001)))
+# kernels compiled for a literal argument (a separate copy per Python int constant passed)
+lit = sorted({e.data["dispatcher"].py_func.__name__ for _, e in rec.buffer
+              if e.is_start and "dispatcher" in e.data
+              and any(isinstance(a, types.Literal) for a in e.data["args"])})
+sys.stderr.write("LITERAL=" + ",".join(lit) + "\\n")
 """
 
 
@@ -290,5 +297,8 @@ def test_solver_starts_from_a_filled_numba_cache(tmp_path: Path) -> None:
     ]
     assert runs[0].returncode == 0, runs[0].stderr[-500:]
     assert any(tmp_path.rglob("*.nbi")), "nothing was cached"
+    # each kernel compiled once, not once more per constant argument (which doubled the
+    # first run's compile time): the kernels pass numpy int64 constants, not Python ints
+    assert "LITERAL=\n" in runs[0].stderr, runs[0].stderr[-500:]
     assert runs[1].returncode == 0, f"warm start failed with code {runs[1].returncode}"
     assert runs[1].stdout == runs[0].stdout

@@ -17,6 +17,7 @@ from ._search import (
     F_KILL,
     KILL_FIELDS,
     F_SIZE,
+    I0,
     MAX_PLY,
     MOVE_SLOTS,
     P_COUNTMASK,
@@ -53,7 +54,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 137  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 138  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):
@@ -142,7 +143,7 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
     """
     countmask = side
     maxmask = side if mode == MODE_MAX else 15 ^ side
-    _setup(P, ttd, trump, maxmask, countmask, 0)
+    _setup(P, ttd, trump, maxmask, countmask, I0)
     _forget_killers(fr)
     n = hand_size(hl, leader)
     lo = 0
@@ -153,9 +154,9 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
     elif mode == MODE_MAX:
         # (the bound's relevant ranks go to frame row 0, which the search overwrites)
         if (side >> leader) & 1:
-            g = quick_tricks(hl, leader, trump, 15 ^ side, n, n, fr, 0, 0)
+            g = quick_tricks(hl, leader, trump, 15 ^ side, n, n, fr, I0, I0)
         else:
-            g = n - quick_tricks(hl, leader, trump, side, n, n, fr, 0, 0)
+            g = n - quick_tricks(hl, leader, trump, side, n, n, fr, I0, I0)
     else:
         g = 0
     while lo < hi:
@@ -183,7 +184,7 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
             return True
         if target > n:
             return False
-        _setup(P, ttd, trump, side, side, 0)
+        _setup(P, ttd, trump, side, side, I0)
         return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
     if kind == KIND_AT_MOST:
         if target >= n:
@@ -191,20 +192,20 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
         if target < 0:
             return False
         # the opponents try to push the side's tricks up to target + 1
-        _setup(P, ttd, trump, 15 ^ side, side, 0)
+        _setup(P, ttd, trump, 15 ^ side, side, I0)
         return not _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
     # exactly: both one-sided questions are necessary, and cheap; then the exact game
     if target < 0 or target > n:
         return False
     if target < n:
-        _setup(P, ttd, trump, 15 ^ side, side, 0)
+        _setup(P, ttd, trump, 15 ^ side, side, I0)
         if _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1):
             return False
     if target > 0:
-        _setup(P, ttd, trump, side, side, 0)
+        _setup(P, ttd, trump, side, side, I0)
         if not _reach(hl, ttk, ttd, mv, fr, P, leader, target):
             return False
-    _setup(P, ttd, trump, side, side, 1)
+    _setup(P, ttd, trump, side, side, np.int64(1))
     return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
 
 

@@ -34,6 +34,7 @@ number of tricks needed, a different question; such hints cost nodes, see PERFOR
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..config import JIT_NONRT
@@ -55,6 +56,12 @@ P_PROBE_NODES = 12  # the first probing pass's node budget per move (PROBE_NODES
 P_SIZE = 13
 
 NT = 4
+# Integer constants passed to another kernel as arguments are numpy int64 scalars, not Python
+# ints: numba compiles a separate copy of a kernel (and of every kernel below it) for each
+# distinct literal it is called with. Before, a warm-up compiled 86 copies of 42 kernels,
+# among them a second _enter (20 s) for the root's ply 0.
+I0 = np.int64(0)
+ALL_TRICKS = np.int64(13)
 MAX_PLY = 64  # 13 tricks x 4 cards, plus slack
 MOVE_SLOTS = 16  # at most 14 cards of one lane / 13 cards in hand
 PROBE_PLIES = 12  # misère defenders' nodes above this ply try their moves with node budgets
@@ -207,9 +214,9 @@ def quick_tricks(hl, L, trump, oppmask, r, goal, tb, row, col):
     for s in range(4):
         tb[row, col + s] = 16
     if trump == NT:
-        qt = _cash_side_suits(hl, L, trump, oppmask, 0, 0, goal, tb, row, col, 0)
+        qt = _cash_side_suits(hl, L, trump, oppmask, I0, I0, goal, tb, row, col, I0)
         return qt if qt < r else r
-    ruffers = 0
+    ruffers = I0
     for o in range(4):
         if (oppmask >> o) & 1 and hl[o * 4 + trump] != 0:
             ruffers |= 1 << o
@@ -217,22 +224,22 @@ def quick_tricks(hl, L, trump, oppmask, r, goal, tb, row, col):
     trank = 16
     handover = False
     if hl[L * 4 + trump] != 0:
-        m, trank, handover = cash_rounds(hl, L, trump, oppmask, 0)
+        m, trank, handover = cash_rounds(hl, L, trump, oppmask, I0)
     if handover:
         # the lead may pass during the trump rounds: those, or the other suits without
         # drawing trumps first, whichever is more
-        qt = _cash_side_suits(hl, L, trump, oppmask, ruffers, 0, goal, tb, row, col, 0)
+        qt = _cash_side_suits(hl, L, trump, oppmask, ruffers, I0, goal, tb, row, col, I0)
         if m >= qt:
             for s in range(4):
                 tb[row, col + s] = 16
             qt = m
             tb[row, col + trump] = trank
         return qt if qt < r else r
-    left = 0
+    left = I0
     for o in range(4):
         if (ruffers >> o) & 1 and popcount(hl[o * 4 + trump]) > m:
             left |= 1 << o
-    qt = m + _cash_side_suits(hl, L, trump, oppmask, left, m, goal, tb, row, col, 0)
+    qt = m + _cash_side_suits(hl, L, trump, oppmask, left, m, goal, tb, row, col, I0)
     if m > 0:
         tb[row, col + trump] = trank
     return qt if qt < r else r
@@ -255,12 +262,12 @@ def cross_quick_tricks(hl, L, trump, team, tb, row, col):
         tb[row, col + s] = 16
     if popcount(team) != 2:
         return 0
-    p = -1
+    p = np.int64(-1)
     for st in range(4):
         if st != L and (team >> st) & 1:
             p = st
     opp = 15 ^ team
-    ruffers = 0
+    ruffers = I0
     if trump != NT:
         for o in range(4):
             if (opp >> o) & 1 and hl[o * 4 + trump] != 0:
@@ -295,7 +302,8 @@ def cross_quick_tricks(hl, L, trump, team, tb, row, col):
         tb[row, col + s] = rank
     if ql == 0:
         return 0
-    qp = _cash_side_suits(hl, p, trump, opp, ruffers, 0, 13, tb, row, col, used ^ (1 << entry))
+    qp = _cash_side_suits(hl, p, trump, opp, ruffers, I0, ALL_TRICKS, tb, row, col,
+                          used ^ (1 << entry))
     if qp == 0:
         return 0
     top = highbit_index(hl[entry] | hl[4 + entry] | hl[8 + entry] | hl[12 + entry])
@@ -1198,9 +1206,9 @@ F_LENS = 7
 F_W1 = 8
 F_W2 = 9
 F_CARD = 10  # the card played at this ply (the trick's cards are plies ply-pos .. ply)
-F_T = 11  # 4 fields: per suit, the lowest rank the node's answer depends on (16: none)
-F_Q = 15  # 4 fields: scratch for the quick-trick bound's ranks
-F_Q2 = 19  # 4 more
+F_T = np.int64(11)  # 4 fields: per suit, the lowest rank the node's answer depends on (16: none)
+F_Q = np.int64(15)  # 4 fields: scratch for the quick-trick bound's ranks
+F_Q2 = np.int64(19)  # 4 more
 F_LW = 23  # 4 fields: per suit, the lowest rank still worth trying (0: every card)
 F_WIN = 27  # at a trick's fourth card: the winning card if it won on rank (else -1)
 F_PASS = 28  # probing node: 0 not probing, k >= 1 the pass (node budget PROBE_NODES * 4^(k-1))
@@ -1232,7 +1240,7 @@ def _trick_relevance(fr, last, trump, row):
     """If the trick ending at ply ``last`` was won on rank, that rank matters (lower ``t`` of
     its suit to it)."""
     base = last - 3
-    bp = 0
+    bp = I0
     for j in range(1, 4):
         if beats(fr[base + j, F_CARD], fr[base + bp, F_CARD], trump):
             bp = j
@@ -1314,7 +1322,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 # all tricks but one (it plays to win them)
                 if (not exact and need >= r - 1 and P[P_MAXMASK] == countmask
                         and split_top_trumps(hl, trump, countmask)):
-                    fr[ply, F_T + trump] = kth_rank(ut, 2)
+                    fr[ply, F_T + trump] = kth_rank(ut, np.int64(2))
                     return 0
                 # a trick with a trump sitting just after every higher one (or with the second
                 # and third trumps): for the counted side when it needs one, for the other side
@@ -1434,8 +1442,8 @@ def _close(hl, ttk, ttd, P, fr, ply, result):
     else:
         win = 0
         lose = _ALL15 & ~((1 << need) - 1)
-    m1 = 0
-    m2 = 0
+    m1 = I0
+    m2 = I0
     for s in range(4):
         th = fr[ply, F_T + s]
         d = 0
@@ -1491,14 +1499,14 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
     """
     trump = P[P_TRUMP]
     countmask = P[P_COUNTMASK]
-    ply = 0
+    ply = I0
     fr[0, F_LEADER] = leader
     fr[0, F_POS] = 0
     fr[0, F_WON] = 0
     P[P_PROBE] = 0
-    val = _enter(hl, ttk, ttd, mv, P, fr, 0, target)
+    val = _enter(hl, ttk, ttd, mv, P, fr, ply, target)
     if val < 0:
-        _probe_setup(P, fr, 0, countmask)
+        _probe_setup(P, fr, ply, countmask)
     while True:
         if val < 0:
             # expand: play the next move of the node at ply, passing over small cards of a
@@ -1541,7 +1549,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                 fr[ply, F_CARD] = card
                 if pos == 3:
                     base = ply - 3
-                    bp = 0
+                    bp = I0
                     for j in range(1, 4):
                         if beats(fr[base + j, F_CARD], fr[base + bp, F_CARD], trump):
                             bp = j
