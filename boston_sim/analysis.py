@@ -123,9 +123,9 @@ class Analysis:
     See docs/ARCHITECTURE.md "Analysis". ``rows`` holds one dict per (rung, trump candidate)
     with the keys :data:`TABLE_COLUMNS`, ``rung_rows`` the chosen row of each rung in ladder
     order; ``table`` and ``rungs`` are the same as pandas DataFrames (built on first use, so
-    that a report that does not need them does not import pandas). ``tricks[(rung_id, trump)]`` holds
-    the per-sample tricks (trump = strain letter or None), ``payoffs[rung_id]`` the per-sample
-    net counters of the chosen trump of every priced rung.
+    that a report that does not need them does not import pandas).
+    ``tricks[(rung_id, trump)]`` holds the per-sample tricks (trump = strain letter or None),
+    ``payoffs[rung_id]`` the per-sample net counters of the chosen trump of every priced rung.
     """
 
     rules: RuleSet
@@ -768,8 +768,6 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
         if deadline is not None and time.perf_counter() > deadline:
             result["time_limited"] = any(k not in settled for k in solver.keys)
             if result["time_limited"]:
-                # the round may have been cut: the pool ends where the searches did
-                solver.truncate(max(len(r) for r in solver.results.values()))
                 break
         # a search stopped earlier that is no longer settled (the best bid moved) catches up
         # before anything else, and the round is scored again
@@ -795,6 +793,8 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
                 break
             grow = m if se is None else int(m * ((se / precision) ** 2 * 1.1 - 1)) + 1
             m += max(100, min(grow, cap - m))
+    # a time limit may have cut the last round: the pool ends where the searches did
+    solver.truncate(max(len(r) for r in solver.results.values()))
     result["stopped_early"] = any(len(r) < len(solver.deals) for r in solver.results.values())
     return result
 
