@@ -94,7 +94,8 @@ PILOT = 8
 TIME_STEP = 4
 """With a time limit, a round is solved in batches of at least this many deals (every search
 of the round on the same deals), sized from the time per deal so far to end before the
-limit, which is checked between them (:func:`_solve_before`)."""
+limit, which is checked between them, and never more than the deals solved before
+(:func:`_solve_before`)."""
 
 JOB_CHUNK = 256
 """Searches handed to the solver per call: the progress bar moves between calls, and every
@@ -384,15 +385,18 @@ class _Solver:
             deals = boston_card_transform(deals, key.strain)
         return deals
 
-    def solve_to(self, keys: Sequence[SolveKey], n: int) -> None:
+    def solve_to(self, keys: Sequence[SolveKey], n: int, deadline: float | None = None) -> None:
         """Solve each of ``keys`` on the pool's samples it has not seen, up to the ``n``-th,
         all in one parallel batch (:func:`solver.solve_jobs`): trick searches first, the
-        usually quick misère questions last, so they fill the workers' idle tail."""
+        usually quick misère questions last, so they fill the workers' idle tail.
+
+        ``deadline`` (a ``time.perf_counter()`` value): the searches still running then give
+        up, and each key keeps its results up to its first sample left unsolved."""
         s = self._solver
         fresh = [k for k in keys if k.mode == "max" and len(self.results[k]) == 0]
         if fresh and n > 2 * PILOT:
             # a few deals first, so that the rest start from their median (_first_guess)
-            self.solve_to(fresh, PILOT)
+            self.solve_to(fresh, PILOT, deadline)
         order = sorted(keys, key=lambda k: k.mode != "max")
         hands: list[np.ndarray] = []
         jobs: list[np.ndarray] = []
@@ -433,10 +437,16 @@ class _Solver:
         out = np.empty(len(all_hands), dtype=np.int8)
         for lo in range(0, len(all_hands), JOB_CHUNK):
             hi = min(lo + JOB_CHUNK, len(all_hands))
-            out[lo:hi] = s.solve_jobs(all_hands[lo:hi], all_jobs[lo:hi])
+            out[lo:hi] = s.solve_jobs(all_hands[lo:hi], all_jobs[lo:hi], deadline)
             self.tick(hi - lo)
         for key, lo, todo, res in spans:
             ans = out[lo : lo + len(todo)]
+            gave_up = np.flatnonzero(ans < 0)
+            if len(gave_up):
+                # the time limit: keep the samples before the first unsolved one
+                cut = todo[gave_up[0]]
+                keep = todo < cut
+                todo, ans, res = todo[keep], ans[keep], res[:cut]
             if key.mode == "max" or (key.mode == "min" and self.misere_tricks == "min"):
                 res[todo] = ans
             elif key.mode == "min":
@@ -581,11 +591,12 @@ def analyze(
     (default) settles misère rungs with the yes/no search "at most 0 tricks" and records a
     failure as 1 trick; ``"min"`` searches the real min-tricks count (slower, see
     docs/PERFORMANCE.md "Bid analysis"). ``max_time``: seconds; the default and precision
-    modes solve their rounds in batches of deals and start none once this much time has
-    passed (at least :data:`TIME_STEP` deals are always solved; a batch under way is
-    finished, so one slow deal can overrun the limit): an answer in bounded time for hands
-    whose searches are slow, at the price of wider SEs, and of numbers that depend on the
-    machine's speed (the note and ``time_limited`` say so).
+    modes solve their rounds in batches of deals, start none once this much time has passed,
+    and the searches under way then stop where they are (each search keeps the deals it had
+    solved; the first :data:`TIME_STEP` deals are always solved whole, so one very slow deal
+    among them can overrun the limit): an answer in bounded time for hands whose searches are
+    slow, at the price of wider SEs, and of numbers that depend on the machine's speed (the
+    note and ``time_limited`` say so).
     """
     t0 = time.perf_counter()
     # ---- inputs
@@ -694,13 +705,15 @@ def analyze(
     if ctx.get("junior") is not None and ctx.get("junior") == ctx.get("senior"):
         notes.append("the turn-up is the senior suit: only senior purchases exist this deal (A-43)")
     m = len(solver.deals)
-    if samples is None and result["stopped_early"]:
+    if samples is None and result["stopped_early"] and not result.get("time_limited"):
         notes.append("searches whose rungs were settled early stopped sooner: P(make) known "
                      f"within {SE_TARGET} (Agresti-Coull) and the rung clearly below the best "
                      "bid; the samples column gives each row's count (--samples N solves "
                      "everything on N deals)")
     if result.get("time_limited"):
-        notes.append(f"stopped by the time limit ({max_time:g} s) after {m} samples: rows may "
+        notes.append(f"stopped by the time limit ({max_time:g} s) after {m} samples (the "
+                     "searches under way stopped where they were, so some rows have fewer: "
+                     "the samples column); rows may "
                      f"not have reached their targets (P(make) SE below {SE_TARGET}"
                      + ("" if precision is None else f", EV SE below {precision:g}")
                      + "); with a time limit the numbers depend on the machine's speed")
@@ -802,20 +815,33 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
 def _solve_before(solver: _Solver, keys: list[SolveKey], m: int, deadline: float) -> None:
     """``solver.solve_to(keys, m)`` in batches of deals, each sized from the time per deal so
     far to end before ``deadline`` (a ``time.perf_counter()`` value); no batch starts after
-    it, except the first when the keys have no result yet. One slow search can still overrun
-    the limit: a batch is never interrupted."""
+    it, except the first when the keys have no result yet. The searches running at the
+    deadline give up (each key keeps its samples up to the first one left unsolved), except in
+    that first batch: at least :data:`TIME_STEP` deals are always solved, so one slow search
+    there can still overrun the limit.
+
+    A batch is also at most as large as what the keys have solved before it (the batches at
+    least double the work done): search times are heavy-tailed, so a few cheap first deals
+    can promise a time per deal several times too small (one hand's first 4 deals gave 0.3 s
+    a deal, its next 46 took 94 s against a limit of 20 s)."""
     done = min(len(solver.results[k]) for k in keys)
-    per_deal = 0.0
+    spent = 0.0
+    solved = 0
     while done < m:
         left = deadline - time.perf_counter()
         if left <= 0 and done > 0:
             return
-        step = TIME_STEP if per_deal <= 0 else max(TIME_STEP, int(0.9 * left / per_deal))
+        step = TIME_STEP
+        if solved:
+            step = max(TIME_STEP, min(done, int(0.9 * left * solved / spent)))
         n = min(m, done + step)
         t = time.perf_counter()
-        solver.solve_to(keys, n)
-        per_deal = (time.perf_counter() - t) / (n - done)
-        done = n
+        solver.solve_to(keys, n, deadline if done > 0 else None)
+        spent += time.perf_counter() - t
+        solved += n - done
+        done = min(len(solver.results[k]) for k in keys)
+        if done < n:
+            return  # the time limit cut the batch
 
 
 def _ac_se(successes: int, n: int) -> float:

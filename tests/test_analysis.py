@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import numpy as np
 import pytest
@@ -323,6 +324,73 @@ def test_time_limit_stops_between_batches_of_deals(small_rounds):
         analyze(MIXED, samples=10, max_time=5)
     with pytest.raises(SamplingError, match="positive"):
         analyze(MIXED, max_time=0)
+
+
+def test_time_limited_batches_at_most_double_the_deals_solved():
+    """However cheap the first deals were, a batch is never larger than the deals solved
+    before it (search times are heavy-tailed: a few fast deals promise too much)."""
+    from boston_sim import analysis
+
+    class Fake:
+        def __init__(self, done):
+            self.results = {"k": np.zeros(done, np.int8)}
+            self.calls = []
+            self.deadlines = []
+
+        def solve_to(self, keys, n, deadline=None):
+            self.calls.append(n)
+            self.deadlines.append(deadline)
+            self.results["k"] = np.zeros(n, np.int8)
+
+    far = time.perf_counter() + 3600
+    fake = Fake(0)
+    analysis._solve_before(fake, ["k"], 50, far)
+    step = analysis.TIME_STEP
+    assert fake.calls == [step, 2 * step, 4 * step, 8 * step, 50]
+    # the first batch is always solved whole; the later ones give up at the deadline
+    assert fake.deadlines == [None] + [far] * 4
+    fake = Fake(50)  # a later round: its first batch is TIME_STEP deals again
+    analysis._solve_before(fake, ["k"], 100, far)
+    assert fake.calls == [50 + step, 100]
+    fake = Fake(0)  # the time is up: only the first batch
+    analysis._solve_before(fake, ["k"], 50, time.perf_counter() - 1)
+    assert fake.calls == [step]
+
+
+def test_a_batch_cut_by_the_time_limit_keeps_each_searchs_solved_prefix(monkeypatch):
+    """Jobs a time limit left unsolved (-1 from the solver): each search keeps its results up
+    to its first unsolved sample, equal to an uncut run's, and can go on from there."""
+    from boston_sim import solver
+    from boston_sim.analysis import SolveKey, _Solver
+    from boston_sim.cards import parse_hand
+    from boston_sim.sampler import Sampler
+
+    smp = Sampler(parse_hand(MIXED), 0, seed=3).draw(12)
+    keys = [SolveKey(0, 1, 1, -1, "max"), SolveKey(4, 1, 1, -1, "min")]
+    full = _Solver(keys, 0)
+    full.add(smp)
+    full.solve_to(keys, 12)
+    real = solver.solve_jobs
+
+    def cut_off(hands, jobs, deadline=None):
+        out = real(hands, jobs)
+        out[5] = -1  # the trick search's sixth deal
+        out[-2] = -1  # one of the misère's last deals
+        return out
+
+    monkeypatch.setattr(solver, "solve_jobs", cut_off)
+    part = _Solver(keys, 0)
+    part.add(smp)
+    part.solve_to(keys, 12, deadline=time.perf_counter() + 3600)
+    assert len(part.results[keys[0]]) == 5
+    assert 5 < len(part.results[keys[1]]) < 12
+    for k in keys:
+        r = part.results[k]
+        assert (r == full.results[k][: len(r)]).all()
+    monkeypatch.setattr(solver, "solve_jobs", real)
+    part.solve_to(keys, 12)
+    for k in keys:
+        assert (part.results[k] == full.results[k]).all()
 
 
 def test_rows_are_the_tables_rows(mixed):

@@ -201,3 +201,62 @@ def test_work_on_a_deal_does_not_depend_on_the_deals_before_it():
         used = new_workspace(16)
         after = [nodes(used, i, misere) for i in (3, 2, 1, 0)][::-1]
         assert after == fresh
+
+
+def _random_deals(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    deals = np.zeros((n, 4), dtype=np.uint64)
+    for d in range(n):
+        for k, c in enumerate(rng.permutation(52)):
+            deals[d, k // 13] |= np.uint64(1) << np.uint64(16 * (c // 13) + 2 + c % 13)
+    return deals
+
+
+def test_an_aborted_search_gives_up_and_restores_the_hands():
+    """With the abort flag set, a search that expands 4096 nodes returns -1, with the hands as
+    they were (a question settled sooner still answers); without it the same search answers."""
+    from boston_sim.solver import _to_lanes
+    from boston_sim.solver._driver import new_workspace, solve_question, solve_value
+    from boston_sim.solver._search import P_ABORT, P_NODES
+
+    lanes = _to_lanes(_random_deals(6, 8))
+    big = []
+    for i in range(len(lanes)):
+        ws = new_workspace(18)
+        value = solve_value(lanes[i].copy(), 4, 0, 0b0001, 0, -1, *ws)
+        if ws[4][P_NODES] > 8192:
+            big.append((i, value))
+    assert big, "no deal needed 8192 nodes: pick other deals"
+    for i, value in big:
+        ws = new_workspace(18)
+        ws[4][P_ABORT] = 1
+        hl = lanes[i].copy()
+        assert solve_value(hl, 4, 0, 0b0001, 0, -1, *ws) == -1
+        assert (hl == lanes[i]).all()
+        # a question gives up too, unless it is settled within 4096 nodes
+        assert solve_question(hl, 4, 0, 0b0001, 0, value, *ws) in (-1, 1)
+        assert solve_question(hl, 4, 0, 0b0001, 1, value - 1, *ws) in (-1, 0)
+        assert (hl == lanes[i]).all()
+        ws[4][P_ABORT] = 0
+        assert solve_value(hl, 4, 0, 0b0001, 0, -1, *ws) == value
+
+
+def test_a_batch_deadline_leaves_the_unsolved_jobs_at_minus_one():
+    """solve_jobs with a deadline: the jobs still running or not started then are -1, every
+    other answer is the one without a deadline, and the next batch is not affected."""
+    import time
+
+    from boston_sim.solver import solve_jobs, value_job
+
+    deals = _random_deals(24, 9)
+    jobs = np.tile(np.asarray(value_job(4, 0, 0b0001), dtype=np.int64), (len(deals), 1))
+    t = time.perf_counter()
+    full = solve_jobs(deals, jobs)
+    took = time.perf_counter() - t
+    assert (full >= 0).all()
+    assert (solve_jobs(deals, jobs, deadline=time.perf_counter()) == -1).all()
+    cut = solve_jobs(deals, jobs, deadline=time.perf_counter() + took / 8)
+    assert (cut < 0).any()
+    done = cut >= 0
+    assert (cut[done] == full[done]).all()
+    assert (solve_jobs(deals, jobs) == full).all()

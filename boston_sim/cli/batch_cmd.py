@@ -38,7 +38,7 @@ def batch(
         "--samples", "-n",
         help="Deals sampled per hand (default: the analysis default).")] = None,
     max_time: Annotated[float | None, typer.Option(
-        "--max-time", help="Seconds per hand: no new batch of deals after this (see `bid "
+        "--max-time", help="Seconds per hand: stop sampling then (see `bid "
                            "--max-time`).")] = None,
     seed: Annotated[int, typer.Option(
         "--seed", help="Run seed; hand i uses seed_for(seed, i).")] = 0,

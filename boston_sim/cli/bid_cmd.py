@@ -35,9 +35,9 @@ def bid(
                             "bid's expected net value is below this many counters (cap 20000).")]
     = None,
     max_time: Annotated[float | None, typer.Option(
-        "--max-time", help="Seconds: start no new batch of deals after this (at least 4 deals "
-                           "are solved; a batch under way completes, so one slow deal can "
-                           "overrun it). Bounds the wait on slow hands; wider SEs, and the "
+        "--max-time", help="Seconds: stop sampling then; the searches under way stop where "
+                           "they are (the first 4 deals are always solved, so a very slow one "
+                           "can overrun it). Bounds the wait on slow hands; wider SEs, and the "
                            "numbers then depend on the machine's speed.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same answer "
                                                      "(without --max-time).")] = 0,

@@ -19,6 +19,7 @@ the trump lane (``cards.boston_card_transform``).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -291,11 +292,15 @@ def question_job(trump: int, leader: int, side_mask: int, kind: str,
     return (int(trump), int(leader), int(side_mask), 1, k, tgt)
 
 
-def solve_jobs(hands: np.ndarray, jobs: np.ndarray) -> np.ndarray:
+def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None) -> np.ndarray:
     """Different games in one parallel batch: ``out[i]`` (int8) answers job ``jobs[i]`` (a row
     made by :func:`value_job` or :func:`question_job`) on deal ``hands[i]``: the tricks, or
     1 / 0 for a question. One call balances the workers over all the games (a slow deal of
-    one game no longer leaves a worker idle while it waits for the next call)."""
+    one game no longer leaves a worker idle while it waits for the next call).
+
+    ``deadline`` (a ``time.perf_counter()`` value): the searches still running then give up,
+    and the jobs not yet started are skipped; their ``out`` is -1 (every other answer is
+    exact). The searches look at the time limit every 4096 nodes (a few milliseconds)."""
     arr = _as_batch(hands)
     jb = np.ascontiguousarray(np.asarray(jobs, dtype=np.int64))
     if jb.ndim != 2 or jb.shape != (arr.shape[0], 6):
@@ -312,20 +317,40 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray) -> np.ndarray:
     for t in np.unique(jb[:, 0]):
         sel = np.flatnonzero(jb[:, 0] == t)
         _check_hands(arr[sel], int(t), sel)
-    return _run_jobs(arr, jb)
+    return _run_jobs(arr, jb, deadline)
 
 
-def _run_jobs(arr: np.ndarray, jobs) -> np.ndarray:
-    """The parallel kernel on validated deals; ``jobs``: one row per deal, or one row for all."""
+def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None) -> np.ndarray:
+    """The parallel kernel on validated deals; ``jobs``: one row per deal, or one row for all.
+    With a ``deadline``, a timer thread sets every worker's abort flag then (the kernel runs
+    without the GIL) and the flag is cleared once the batch is over."""
     m = arr.shape[0]
     jb = np.asarray(jobs, dtype=np.int64)
     if jb.ndim == 1:
         jb = np.tile(jb, (m, 1))
     out = np.empty(m, dtype=np.int8)
-    if m:
-        from ._driver import batch_jobs
+    if not m:
+        return out
+    if deadline is not None and deadline <= time.perf_counter():
+        out[:] = -1
+        return out
+    from ._driver import batch_jobs
+    from ._search import P_ABORT
 
-        batch_jobs(_to_lanes(arr), np.ascontiguousarray(jb), out, *_batch_workspaces())
+    ws = _batch_workspaces()
+    P = ws[4]
+    timer = None
+    if deadline is not None:
+        timer = threading.Timer(deadline - time.perf_counter(), P.__setitem__,
+                                ((slice(None), P_ABORT), 1))
+        timer.start()
+    try:
+        batch_jobs(_to_lanes(arr), np.ascontiguousarray(jb), out, *ws)
+    finally:
+        if timer is not None:
+            timer.cancel()
+            timer.join()
+            P[:, P_ABORT] = 0
     return out
 
 

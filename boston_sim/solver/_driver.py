@@ -25,6 +25,7 @@ from ._search import (
     P_GEN,
     P_MAXMASK,
     P_FREE,
+    P_ABORT,
     P_NODES,
     P_POOL,
     P_PROBE_NODES,
@@ -54,7 +55,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 138  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 139  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):
@@ -140,6 +141,7 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
     transposition table, whose entries are bounds valid for any target. ``guess`` is the
     first target to try (a caller that has solved similar deals knows a good one); -1: the
     quick tricks of the side on lead. The answer does not depend on it, only the work.
+    -1 if ``P[P_ABORT]`` was set while it ran (see ``batch_jobs``).
     """
     countmask = side
     maxmask = side if mode == MODE_MAX else 15 ^ side
@@ -165,7 +167,10 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
             t = lo + 1
         if t > hi:
             t = hi
-        if _reach(hl, ttk, ttd, mv, fr, P, leader, t):
+        r = _reach(hl, ttk, ttd, mv, fr, P, leader, t)
+        if r < 0:
+            return -1
+        if r:
             lo = t
             g = t + 1
         else:
@@ -176,48 +181,56 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
 
 @njit(**JIT)
 def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
-    """Yes/no: can ``side`` make sure of at least / at most / exactly ``target`` tricks?"""
+    """Yes/no: can ``side`` make sure of at least / at most / exactly ``target`` tricks?
+    1 / 0, or -1 if ``P[P_ABORT]`` was set while it ran (see ``batch_jobs``)."""
     _forget_killers(fr)
     n = hand_size(hl, leader)
     if kind == KIND_AT_LEAST:
         if target <= 0:
-            return True
+            return 1
         if target > n:
-            return False
+            return 0
         _setup(P, ttd, trump, side, side, I0)
         return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
     if kind == KIND_AT_MOST:
         if target >= n:
-            return True
+            return 1
         if target < 0:
-            return False
+            return 0
         # the opponents try to push the side's tricks up to target + 1
         _setup(P, ttd, trump, 15 ^ side, side, I0)
-        return not _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
+        r = _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
+        return r if r < 0 else 1 - r
     # exactly: both one-sided questions are necessary, and cheap; then the exact game
     if target < 0 or target > n:
-        return False
+        return 0
     if target < n:
         _setup(P, ttd, trump, 15 ^ side, side, I0)
-        if _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1):
-            return False
+        r = _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
+        if r != 0:
+            return -1 if r < 0 else 0
     if target > 0:
         _setup(P, ttd, trump, side, side, I0)
-        if not _reach(hl, ttk, ttd, mv, fr, P, leader, target):
-            return False
+        r = _reach(hl, ttk, ttd, mv, fr, P, leader, target)
+        if r != 1:
+            return r  # 0, or -1
     _setup(P, ttd, trump, side, side, np.int64(1))
     return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
 
 
 @njit(**JIT)
 def solve_range_jobs(lanes, jobs, next_job, out, ttk, ttd, mv, fr, P):
-    """Serial body of ``batch_jobs``: takes the next unsolved job until none is left."""
+    """Serial body of ``batch_jobs``: takes the next unsolved job until none is left (-1 for
+    a job taken once ``P[P_ABORT]`` is set)."""
     hl = np.empty(16, dtype=np.int64)
     m = lanes.shape[0]
     while True:
         i = fetch_add(next_job, 0, 1)
         if i >= m:
             break
+        if fetch_add(P, P_ABORT, I0) != 0:
+            out[i] = -1  # the batch was asked to give up
+            continue
         for j in range(16):
             hl[j] = lanes[i, j]
         tr = jobs[i, J_TRUMP]
@@ -227,14 +240,16 @@ def solve_range_jobs(lanes, jobs, next_job, out, ttk, ttd, mv, fr, P):
             out[i] = solve_value(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk, ttd,
                                  mv, fr, P)
         else:
-            out[i] = 1 if solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
-                                         ttd, mv, fr, P) else 0
+            out[i] = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk, ttd,
+                                    mv, fr, P)
 
 
 @njit(**JIT_PARALLEL)
 def batch_jobs(lanes, jobs, out, ttk, ttd, mv, fr, P):
     """``out[i]`` = the answer of job ``i`` (row ``jobs[i]``: game and question, see ``J_*``)
-    on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job. The one parallel
+    on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job; -1 for a job that
+    gave up because ``P[w, P_ABORT]`` was set (by another thread) while it ran, and for every
+    job taken after that (a time limit; the flag is the caller's to clear). The one parallel
     kernel (every batch entry point calls it): one workspace (row of the stacked arrays from
     ``new_workspaces``) per worker; each worker takes the next unsolved job when it is free
     (an atomic counter), so one slow search, whatever its game, does not leave the others

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from ..config import JIT_NONRT
-from ._bits import highbit_index, lowbit_index, popcount
+from ._bits import fetch_add, highbit_index, lowbit_index, popcount
 
 P_TRUMP = 0
 P_MAXMASK = 1
@@ -53,7 +53,9 @@ P_TRICKS = 9  # statistics: trick-boundary positions entered (below the root)
 P_PROBE = 10  # 1 + the ply of the innermost node whose child is being probed (0: none)
 P_LIMIT = 11  # the smallest node limit of the running probes (checked when P_NODES passes it)
 P_PROBE_NODES = 12  # the first probing pass's node budget per move (PROBE_NODES; tests lower it)
-P_SIZE = 13
+P_ABORT = 13  # set (by another thread, while a batch runs) to make every search give up
+P_SIZE = 14
+ABORT_EVERY = 4095  # P[P_ABORT] is read when the expanded-node count is a multiple of 4096
 
 NT = 4
 # Integer constants passed to another kernel as arguments are numpy int64 scalars, not Python
@@ -1486,8 +1488,10 @@ def _end_probe(P, fr, ply):
 
 @njit(**JIT_NONRT)
 def search(hl, ttk, ttd, mv, fr, P, leader, target):
-    """Can the maximising seats make the counted tricks reach ``target``? (``leader`` on lead
-    at a trick boundary; ``hl`` is restored on return.) The body of every solver entry point.
+    """Can the maximising seats make the counted tricks reach ``target``? 1 / 0, or -1 if
+    ``P[P_ABORT]`` was set while it ran (it gives up: a batch's time limit). (``leader`` on
+    lead at a trick boundary; ``hl`` is restored on return.) The body of every solver entry
+    point.
 
     Depth-first AND/OR search with an explicit stack (``fr``, one frame per card played):
     numba caches non-recursive code reliably, and there is no call overhead per node. Leads
@@ -1575,6 +1579,13 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                 ply += 1
                 val = _enter(hl, ttk, ttd, mv, P, fr, ply, target)
                 if val < 0:
+                    if (P[P_NODES] & ABORT_EVERY) == 0 and fetch_add(P, P_ABORT, I0) != 0:
+                        # asked to give up (an atomic read: another thread sets it)
+                        for q in range(ply - 1, -1, -1):
+                            c = fr[q, F_CARD]
+                            st = (fr[q, F_LEADER] + fr[q, F_POS]) & 3
+                            hl[st * 4 + (c >> 4)] ^= 1 << (c & 15)
+                        return -1
                     if P[P_PROBE] > 0 and P[P_NODES] > P[P_LIMIT]:
                         # a probe ran out of budget (the outermost such): undo its cards,
                         # note its move as unknown, go on with its node's next move
@@ -1597,7 +1608,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                 continue
         # val is the answer of the node at ply: hand it to the parent
         if ply == 0:
-            return val == 1
+            return 1 if val == 1 else 0
         ply -= 1
         if P[P_PROBE] == ply + 1:
             _end_probe(P, fr, ply)  # the probe finished within its budget
