@@ -341,8 +341,11 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None) -> np.ndarra
     P = ws[4]
     timer = None
     if deadline is not None:
-        timer = threading.Timer(deadline - time.perf_counter(), P.__setitem__,
-                                ((slice(None), P_ABORT), 1))
+
+        def give_up() -> None:
+            P[:, P_ABORT] = 1
+
+        timer = threading.Timer(deadline - time.perf_counter(), give_up)
         timer.start()
     try:
         batch_jobs(_to_lanes(arr), np.ascontiguousarray(jb), out, *ws)
