@@ -91,11 +91,12 @@ PRECISION_START = 200
 PILOT = 8
 """Deals a trick search solves before the others of its first round, to learn a first guess."""
 
-TIME_STEP = 4
+TIME_STEP = 2
 """With a time limit, a round is solved in batches of at least this many deals (every search
 of the round on the same deals), sized from the time per deal so far to end before the
-limit, which is checked between them, and never more than the deals solved before
-(:func:`_solve_before`)."""
+limit, and never more than the deals solved before (:func:`_solve_before`). The first batch
+is always solved whole, so that every row has a value and a standard error (the least
+``--samples``, 2); later ones stop at the limit."""
 
 JOB_CHUNK = 256
 """Searches handed to the solver per call: the progress bar moves between calls, and every
@@ -593,8 +594,8 @@ def analyze(
     docs/PERFORMANCE.md "Bid analysis"). ``max_time``: seconds; the default and precision
     modes solve their rounds in batches of deals, start none once this much time has passed,
     and the searches under way then stop where they are (each search keeps the deals it had
-    solved; the first :data:`TIME_STEP` deals are always solved whole, so one very slow deal
-    among them can overrun the limit): an answer in bounded time for hands whose searches are
+    solved; the first :data:`TIME_STEP` deals are always solved whole, so a very slow one
+    can overrun the limit): an answer in bounded time for hands whose searches are
     slow, at the price of wider SEs, and of numbers that depend on the machine's speed (the
     note and ``time_limited`` say so).
     """
@@ -823,7 +824,7 @@ def _solve_before(solver: _Solver, keys: list[SolveKey], m: int, deadline: float
     A batch is also at most as large as what the keys have solved before it (the batches at
     least double the work done): search times are heavy-tailed, so a few cheap first deals
     can promise a time per deal several times too small (one hand's first 4 deals gave 0.3 s
-    a deal, its next 46 took 94 s against a limit of 20 s)."""
+    a deal, its next 46 took 94 s against a limit of 20 s, before this rule and the abort)."""
     done = min(len(solver.results[k]) for k in keys)
     spent = 0.0
     solved = 0

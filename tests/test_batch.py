@@ -274,7 +274,7 @@ def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatc
 def test_max_time_per_hand_reaches_the_analysis_and_the_resume_check(monkeypatch,
                                                                      tmp_path: Path) -> None:
     """``--max-time``: each hand's analysis draws no new round once its time is up (here at
-    once: one round of 4 deals instead of 12); a resume with another limit is refused."""
+    once: the first TIME_STEP deals only, instead of 12); a resume with another limit is refused."""
     import boston_sim.analysis as an
     from boston_sim.batch import Job, analyze_one
     from boston_sim.errors import BostonSimError
@@ -288,7 +288,7 @@ def test_max_time_per_hand_reaches_the_analysis_and_the_resume_check(monkeypatch
     cut = analyze_one(Job(**base, max_time=1e-9))
     assert free.error is None and cut.error is None
     assert max(r["samples"] for r in free.rows) == 12
-    assert {r["samples"] for r in cut.rows} == {4}
+    assert {r["samples"] for r in cut.rows} == {an.TIME_STEP}
     f = tmp_path / "one.txt"
     f.write_text("AKQJT98.AK.A2.32\n")
     for bad in ({"max_time": 0}, {"max_time": 5, "samples": 4}):

@@ -36,7 +36,7 @@ def bid(
     = None,
     max_time: Annotated[float | None, typer.Option(
         "--max-time", help="Seconds: stop sampling then; the searches under way stop where "
-                           "they are (the first 4 deals are always solved, so a very slow one "
+                           "they are (the first 2 deals are always solved, so a very slow one "
                            "can overrun it). Bounds the wait on slow hands; wider SEs, and the "
                            "numbers then depend on the machine's speed.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same answer "
