@@ -1487,6 +1487,16 @@ def _end_probe(P, fr, ply):
 
 
 @njit(**JIT_NONRT)
+def _take_back(hl, fr, ply, stop):
+    """Return to the hands the cards played at plies ``ply - 1`` down to ``stop`` (a probe
+    or a whole search given up)."""
+    for q in range(ply - 1, stop - 1, -1):
+        c = fr[q, F_CARD]
+        st = (fr[q, F_LEADER] + fr[q, F_POS]) & 3
+        hl[st * 4 + (c >> 4)] ^= 1 << (c & 15)
+
+
+@njit(**JIT_NONRT)
 def search(hl, ttk, ttd, mv, fr, P, leader, target):
     """Can the maximising seats make the counted tricks reach ``target``? 1 / 0, or -1 if
     ``P[P_ABORT]`` was set while it ran (it gives up: a batch's time limit). (``leader`` on
@@ -1581,10 +1591,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                 if val < 0:
                     if (P[P_NODES] & ABORT_EVERY) == 0 and fetch_add(P, P_ABORT, I0) != 0:
                         # asked to give up (an atomic read: another thread sets it)
-                        for q in range(ply - 1, -1, -1):
-                            c = fr[q, F_CARD]
-                            st = (fr[q, F_LEADER] + fr[q, F_POS]) & 3
-                            hl[st * 4 + (c >> 4)] ^= 1 << (c & 15)
+                        _take_back(hl, fr, ply, I0)
                         return -1
                     if P[P_PROBE] > 0 and P[P_NODES] > P[P_LIMIT]:
                         # a probe ran out of budget (the outermost such): undo its cards,
@@ -1595,10 +1602,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                             if P[P_NODES] > fr[q, F_LIM]:
                                 pp = q
                             q = fr[q, F_OUTER] - 1
-                        for q in range(ply - 1, pp - 1, -1):
-                            c = fr[q, F_CARD]
-                            st = (fr[q, F_LEADER] + fr[q, F_POS]) & 3
-                            hl[st * 4 + (c >> 4)] ^= 1 << (c & 15)
+                        _take_back(hl, fr, ply, pp)
                         ply = pp
                         fr[ply, F_UNK] |= 1 << fr[ply, F_IDX]
                         fr[ply, F_IDX] += 1
