@@ -14,7 +14,10 @@ exact values of ``tests/naive.py``:
   counted side then takes a trick;
 * ``stoppers``: the side on lead then cannot take every trick (``max_tricks`` <= n - 1);
 * ``always_under`` (misère): a lone declarer whose cards lie below the others' in every suit
-  takes no trick against any defender's lead (``min_tricks`` == 0).
+  takes no trick against any defender's lead (``min_tricks`` == 0);
+* ``sure_trick`` (inside a trick): the side it names wins the trick however the others play
+  (every way of finishing the trick is tried), also where the cards below the rank it
+  reports lie elsewhere.
 """
 
 from __future__ import annotations
@@ -27,11 +30,15 @@ import pytest
 import naive
 from naive import lanes
 from boston_sim.solver._search import (
+    F_CARD,
+    F_SIZE,
+    MAX_PLY,
     always_under,
     cross_quick_tricks,
     second_and_third_trumps,
     split_top_trumps,
     stoppers,
+    sure_trick,
     team_quick_tricks,
     trump_behind_rho,
     trump_bounds,
@@ -393,3 +400,73 @@ def test_solver_agrees_with_minimax_where_always_under_applies(n: int) -> None:
             assert solve_value(lanes(hands), trump, leader, 1 << d, 1, -1, *ws) == want, (
                 hands, trump, d, leader)
             assert solve_question(lanes(hands), trump, leader, 1 << d, 1, 0, *ws) == (want == 0)
+
+
+def _trick_under_way(rng: random.Random, n: int):
+    """A random ending of ``n`` cards a hand in which 1-3 cards of the trick are played."""
+    hands = naive.random_ending(rng, n)
+    leader = rng.randrange(4)
+    played: list[int] = []
+    for i in range(rng.randint(1, 3)):
+        seat = (leader + i) % 4
+        card = rng.choice(naive.legal_cards(hands[seat], played[0] // 16 if played else None))
+        hands[seat] &= ~(1 << card)
+        played.append(card)
+    return hands, leader, played
+
+
+def _winners(hands: list[int], leader: int, played: list[int], trump: int) -> set[int]:
+    """The seats that win the trick in some way of finishing it."""
+    if len(played) == 4:
+        return {naive.trick_winner(leader, tuple(played), trump)}
+    seat = (leader + len(played)) % 4
+    out: set[int] = set()
+    for card in naive.legal_cards(hands[seat], played[0] // 16):
+        rest = list(hands)
+        rest[seat] &= ~(1 << card)
+        out |= _winners(rest, leader, played + [card], trump)
+    return out
+
+
+def _side_wins(hands, leader, played, trump, team, card) -> bool:
+    """Does ``team`` win the trick whatever happens, the player to move playing ``card`` if
+    it is not one of the cards already played?"""
+    if card not in played:
+        seat = (leader + len(played)) % 4
+        assert (hands[seat] >> card) & 1
+        assert card in naive.legal_cards(hands[seat], played[0] // 16)
+        hands = list(hands)
+        hands[seat] &= ~(1 << card)
+        played = played + [card]
+    return all((team >> w) & 1 for w in _winners(hands, leader, played, trump))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_sure_trick_names_a_side_that_wins_the_trick_whatever_the_others_play(n: int) -> None:
+    rng = random.Random(2600 + n)
+    fr = np.zeros((MAX_PLY, F_SIZE), dtype=np.int64)
+    seen = {True: 0, False: 0}  # the card: one already played / the player to move's
+    for _ in range(1500):
+        hands, leader, played = _trick_under_way(rng, n)
+        trump = rng.randrange(5)
+        side = rng.choice(SIDES)
+        both_win = rng.random() < 0.5
+        for i, card in enumerate(played):
+            fr[i, F_CARD] = card
+        pos = len(played)
+        c = int(sure_trick(lanes(hands), fr, pos, leader, pos, trump, side, both_win))
+        if c < 0:
+            continue
+        card = c & 63
+        team = side if c >= 64 else 15 ^ side
+        seen[card in played] += 1
+        assert both_win or card in played
+        case = (hands, leader, played, trump, side, c)
+        assert _side_wins(hands, leader, played, trump, team, card), case
+        # the table's generalisation: only the owners of the cards above it in its suit count
+        thresholds = [16] * 4
+        thresholds[card // 16] = card % 16
+        for _ in range(2):
+            other = relabel_below(hands, thresholds, rng)
+            assert _side_wins(other, leader, played, trump, team, card), (case, other)
+    assert seen[True] and seen[False]

@@ -995,6 +995,42 @@ def beaten_later(hl, leader, pos, led, trump, card, skip):
 
 
 @njit(**JIT_NONRT)
+def sure_trick(hl, fr, ply, leader, pos, trump, countmask, both_win):
+    """Inside a trick (``pos`` > 0, the seat at ``pos`` to play): is the trick's winning side
+    already known? The card that will win it for sure, plus 64 if it is the counted side's, or
+    -1. Sure when the card winning the trick so far can be beaten by no later opponent of
+    its holder, or (``both_win``: both sides want to win tricks, the plain max game) when the
+    seat to play holds a card that beats it and that no later opponent can beat: his highest
+    of the suit led, or when void in it, his highest trump. The answer depends on who holds
+    the cards above the winning one in its suit."""
+    base = ply - pos
+    led = fr[base, F_CARD] >> 4
+    bp = 0
+    for i in range(1, pos):
+        if beats(fr[base + i, F_CARD], fr[base + bp, F_CARD], trump):
+            bp = i
+    best = fr[base + bp, F_CARD]
+    ws = (leader + bp) & 3
+    team = countmask if (countmask >> ws) & 1 else 15 ^ countmask
+    if not beaten_later(hl, leader, pos - 1, led, trump, best, team):
+        return best + (64 if (countmask >> ws) & 1 else 0)
+    if not both_win:
+        return -1
+    seat = (leader + pos) & 3
+    team = countmask if (countmask >> seat) & 1 else 15 ^ countmask
+    lane = hl[seat * 4 + led]
+    if lane != 0:
+        c = led * 16 + highbit_index(lane)
+    elif trump != NT and hl[seat * 4 + trump] != 0:
+        c = trump * 16 + highbit_index(hl[seat * 4 + trump])
+    else:
+        return -1
+    if beats(c, best, trump) and not beaten_later(hl, leader, pos, led, trump, c, team):
+        return c + (64 if (countmask >> seat) & 1 else 0)
+    return -1
+
+
+@njit(**JIT_NONRT)
 def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     """Fill ``mv[ply]`` with the legal moves of ``seat`` (one card per group of equivalent
     cards: the highest of the group, with the group's lowest rank in the third block), ordered
@@ -1419,6 +1455,16 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 for s in range(4):
                     fr[ply, F_T + s] = fr[ply, F_Q + s]
                 return cut
+    elif not exact:
+        # inside a trick: decided when the trick's winner is known and this trick settles the
+        # question (the counted side needs just one more, or can lose none)
+        need = target - won
+        r = hand_size(hl, seat)
+        if need == 1 or need == r:
+            c = sure_trick(hl, fr, ply, leader, pos, trump, countmask, P[P_MAXMASK] == countmask)
+            if c >= 0 and (need == 1 if c >= 64 else need == r):
+                fr[ply, F_T + ((c >> 4) & 3)] = c & 15
+                return 1 if c >= 64 else 0
     P[P_NODES] += 1
     fr[ply, F_NM] = _gen_moves(hl, fr, P, seat, pos, leader, mv, ply)
     fr[ply, F_IDX] = 0
