@@ -1151,6 +1151,16 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                                     sc -= 20  # into an opponent's ruff
                                 elif pair:
                                     sc += 40  # a partner's ruff
+                        if (popcount(team) == 3 and maxmask == countmask and s != trump
+                                and 3 * fr[ply, F_NEED] > hand_size(hl, seat)):
+                            # defenders of a lone declarer who needs over a third of the
+                            # tricks left: a suit he tops and is no longer in than the leader
+                            # is a passive lead (it sets up nothing for him), tried before
+                            # cashing winners or other low leads
+                            d = lowbit_index(15 ^ team)
+                            if ((hl[d * 4 + s] >> top) & 1
+                                    and popcount(hl[d * 4 + s]) <= popcount(mine)):
+                                sc += 200
                     if s == trump and popcount(team) == 1 and others != 0:
                         # a lone declarer draws the defenders' trumps before cashing winners
                         sc += 100
