@@ -1060,6 +1060,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     best = 0
     good_now = 0
     settled = False
+    duck_first = False
     base = ply - pos
     led = -1
     if pos > 0:
@@ -1080,6 +1081,12 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
         # it: the answer orders its cards)
         if want_own and good_now:
             settled = not beaten_later(hl, leader, pos, led, trump, best, team)
+        # defenders of a lone declarer whose card wins a side-suit trick so far: when a later
+        # defender can beat it, the cards that do not are tried first (let him win it; keep
+        # this one's winner or trump)
+        duck_first = (popcount(team) == 3 and maxmask == countmask and not good_now
+                      and led != trump
+                      and beaten_later(hl, leader, pos, led, trump, best, 15 ^ team))
         if lone >= 0:
             if hl[seat * 4 + led] == 0:
                 shed = True
@@ -1215,6 +1222,8 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                         sc += 2 * (14 - popcount(mine))
                     else:
                         sc += 2 * popcount(mine)
+                if duck_first and not bt:
+                    sc += 1000
                 if shed and not bt:
                     # misère defender whose card cannot matter to this trick (a discard, or
                     # the declarer already beaten): shed high cards, keep low ones to lead
