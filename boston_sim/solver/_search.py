@@ -995,6 +995,17 @@ def beaten_later(hl, leader, pos, led, trump, card, skip):
 
 
 @njit(**JIT_NONRT)
+def winning_pos(fr, base, n, trump):
+    """Position in the trick (0: the lead) of the card winning the trick's first ``n`` cards,
+    played at plies ``base`` .. ``base + n - 1``."""
+    bp = I0
+    for i in range(1, n):
+        if beats(fr[base + i, F_CARD], fr[base + bp, F_CARD], trump):
+            bp = i
+    return bp
+
+
+@njit(**JIT_NONRT)
 def sure_trick(hl, fr, ply, leader, pos, trump, countmask, both_win):
     """Inside a trick (``pos`` > 0, the seat at ``pos`` to play): is the trick's winning side
     already known? The card that will win it for sure, plus 64 if it is the counted side's, or
@@ -1005,10 +1016,7 @@ def sure_trick(hl, fr, ply, leader, pos, trump, countmask, both_win):
     the cards above the winning one in its suit."""
     base = ply - pos
     led = fr[base, F_CARD] >> 4
-    bp = 0
-    for i in range(1, pos):
-        if beats(fr[base + i, F_CARD], fr[base + bp, F_CARD], trump):
-            bp = i
+    bp = winning_pos(fr, base, pos, trump)
     best = fr[base + bp, F_CARD]
     ws = (leader + bp) & 3
     team = countmask if (countmask >> ws) & 1 else 15 ^ countmask
@@ -1068,10 +1076,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
         if hl[seat * 4 + led] != 0:
             s_lo = led
             s_hi = led + 1
-        bp = 0
-        for i in range(1, pos):
-            if beats(fr[base + i, F_CARD], fr[base + bp, F_CARD], trump):
-                bp = i
+        bp = winning_pos(fr, base, pos, trump)
         best = fr[base + bp, F_CARD]
         wseat = (leader + bp) & 3
         same = 1 if ((countmask >> wseat) & 1) == in_count else 0
@@ -1297,10 +1302,7 @@ def _trick_relevance(fr, last, trump, row):
     """If the trick ending at ply ``last`` was won on rank, that rank matters (lower ``t`` of
     its suit to it)."""
     base = last - 3
-    bp = I0
-    for j in range(1, 4):
-        if beats(fr[base + j, F_CARD], fr[base + bp, F_CARD], trump):
-            bp = j
+    bp = winning_pos(fr, base, np.int64(4), trump)
     wc = _won_on_rank(fr, base, bp)
     if wc >= 0 and (wc & 15) < fr[row, F_T + (wc >> 4)]:
         fr[row, F_T + (wc >> 4)] = wc & 15
@@ -1345,10 +1347,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                 for s in range(4):
                     if hl[st * 4 + s] != 0:
                         fr[ply + i, F_CARD] = s * 16 + lowbit_index(hl[st * 4 + s])
-            bp = 0
-            for i in range(1, 4):
-                if beats(fr[ply + i, F_CARD], fr[ply + bp, F_CARD], trump):
-                    bp = i
+            bp = winning_pos(fr, ply, np.int64(4), trump)
             _trick_relevance(fr, ply + 3, trump, ply)
             add = (countmask >> ((leader + bp) & 3)) & 1
             if exact:
@@ -1628,10 +1627,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                 fr[ply, F_CARD] = card
                 if pos == 3:
                     base = ply - 3
-                    bp = I0
-                    for j in range(1, 4):
-                        if beats(fr[base + j, F_CARD], fr[base + bp, F_CARD], trump):
-                            bp = j
+                    bp = winning_pos(fr, base, np.int64(4), trump)
                     w = (ld + bp) & 3
                     fr[ply, F_WIN] = _won_on_rank(fr, base, bp)
                     fr[ply + 1, F_LEADER] = w
