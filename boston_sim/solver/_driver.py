@@ -55,7 +55,7 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 144  # bump with every change to _search.py: numba's cache does not track that file
+_REVISION = 145  # bump with every change to _search.py: numba's cache does not track that file
 
 
 def new_workspace(tt_bits):

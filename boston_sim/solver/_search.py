@@ -1061,6 +1061,10 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     lone_trumps = 0
     if popcount(team) == 1 and trump != NT:
         lone_trumps = popcount(hl[seat * 4 + trump])
+    # a defender of a lone declarer (seat ``decl``) in the max game
+    decl = lowbit_index(countmask) if popcount(team) == 3 and maxmask == countmask else -1
+    # ... leading, while the declarer needs over a third of the tricks left (passive leads)
+    passive = decl >= 0 and pos == 0 and 3 * fr[ply, F_NEED] > hand_size(hl, seat)
     shed = False
     n = 0
     s_lo = 0
@@ -1089,9 +1093,8 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
         # defenders of a lone declarer whose card wins a side-suit trick so far: when a later
         # defender can beat it, the cards that do not are tried first (let him win it; keep
         # this one's winner or trump)
-        duck_first = (popcount(team) == 3 and maxmask == countmask and not good_now
-                      and led != trump
-                      and beaten_later(hl, leader, pos, led, trump, best, 15 ^ team))
+        duck_first = (decl >= 0 and not good_now and led != trump
+                      and beaten_later(hl, leader, pos, led, trump, best, 1 << decl))
         if lone >= 0:
             if hl[seat * 4 + led] == 0:
                 shed = True
@@ -1163,16 +1166,12 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                                     sc -= 20  # into an opponent's ruff
                                 elif pair:
                                     sc += 40  # a partner's ruff
-                        if (popcount(team) == 3 and maxmask == countmask and s != trump
-                                and 3 * fr[ply, F_NEED] > hand_size(hl, seat)):
-                            # defenders of a lone declarer who needs over a third of the
-                            # tricks left: a suit he tops and is no longer in than the leader
-                            # is a passive lead (it sets up nothing for him), tried before
-                            # cashing winners or other low leads
-                            d = lowbit_index(15 ^ team)
-                            if ((hl[d * 4 + s] >> top) & 1
-                                    and popcount(hl[d * 4 + s]) <= popcount(mine)):
-                                sc += 200
+                        if (passive and s != trump and (hl[decl * 4 + s] >> top) & 1
+                                and popcount(hl[decl * 4 + s]) <= popcount(mine)):
+                            # a side suit the declarer tops and is no longer in than the
+                            # leader is a passive lead (it sets up nothing for him), tried
+                            # before cashing winners or other low leads
+                            sc += 200
                     if s == trump and popcount(team) == 1 and others != 0:
                         # a lone declarer draws the defenders' trumps before cashing winners
                         sc += 100
