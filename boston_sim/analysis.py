@@ -706,10 +706,13 @@ def analyze(
     if ctx.get("junior") is not None and ctx.get("junior") == ctx.get("senior"):
         notes.append("the turn-up is the senior suit: only senior purchases exist this deal (A-43)")
     m = len(solver.deals)
-    if samples is None and result["stopped_early"] and not result.get("time_limited"):
+    early = samples is None and (result["stopped_early"]
+                                 or (precision is None and m < DEFAULT_SAMPLES))
+    if early and not result.get("time_limited"):
         notes.append("searches whose rungs were settled early stopped sooner: P(make) known "
                      f"within {SE_TARGET} (Agresti-Coull) and the rung clearly below the best "
-                     "bid; the samples column gives each row's count (--samples N solves "
+                     "bid, or for the best bid, clearly above pass once every other had "
+                     "stopped; the samples column gives each row's count (--samples N solves "
                      "everything on N deals)")
     if result.get("time_limited"):
         notes.append(f"stopped by the time limit ({max_time:g} s) after {m} samples (the "
@@ -856,19 +859,35 @@ def _ac_se(successes: int, n: int) -> float:
 def _settled_keys(cand_stats: list[tuple[Candidate, dict[str, Any]]]) -> set[SolveKey]:
     """Searches that may stop: every candidate (rung, trump, discard) that uses them has
     P(make) known within :data:`SE_TARGET` (:func:`_ac_se`) and, if priced, a net EV at least
-    :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's 0)."""
+    :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's 0).
+
+    The best bid's own search stops too once the decision is made: its P(make) is known, its
+    net EV is ``Z_OUT`` SEs above pass, and every other candidate may stop. More deals would
+    only narrow its EV's interval, which ``--precision`` is for."""
     floor = 0.0
     for _, st in cand_stats:
         if st["priced"] and not math.isnan(st["ev_net_se"]):
             floor = max(floor, st["ev_net"] - Z_OUT * st["ev_net_se"])
-    ok: dict[SolveKey, bool] = {}
-    for c, st in cand_stats:
+    good: list[bool] = []
+    known: list[bool] = []
+    for _, st in cand_stats:
         n = len(st["t"])
-        good = _ac_se(round(st["p_make"] * n), n) <= SE_TARGET
-        if good and st["priced"]:
+        known.append(_ac_se(round(st["p_make"] * n), n) <= SE_TARGET)
+        g = known[-1]
+        if g and st["priced"]:
             se = 0.0 if math.isnan(st["ev_net_se"]) else st["ev_net_se"]
-            good = st["ev_net"] + Z_OUT * se < floor
-        ok[c.key] = ok.get(c.key, True) and good
+            g = st["ev_net"] + Z_OUT * se < floor
+        good.append(g)
+    priced = [i for i, (_, st) in enumerate(cand_stats) if st["priced"]]
+    if priced:
+        b = max(priced, key=lambda i: cand_stats[i][1]["ev_net"])
+        st = cand_stats[b][1]
+        if (known[b] and st["ev_net"] - Z_OUT * st["ev_net_se"] > 0
+                and all(g for i, g in enumerate(good) if i != b)):
+            good[b] = True
+    ok: dict[SolveKey, bool] = {}
+    for (c, _), g in zip(cand_stats, good):
+        ok[c.key] = ok.get(c.key, True) and g
     return {k for k, v in ok.items() if v}
 
 

@@ -252,6 +252,14 @@ def test_missing_results_and_unknown_format(tmp_path: Path) -> None:
         load_results(tmp_path / "x.xlsx")
 
 
+def _solo_never_settles(monkeypatch, an) -> None:
+    """Keep Solo's search going to the cap: with rounds this small its 4 first deals already
+    decide the bid (and the best bid's search stops once the decision is made)."""
+    settled = an._settled_keys
+    monkeypatch.setattr(an, "_settled_keys", lambda cs: settled(cs) - {
+        c.key for c, _ in cs if c.rung_id == "solo"})
+
+
 def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatch) -> None:
     import boston_sim.analysis as an
     from boston_sim.batch import Job, rows_of, summarize_rows
@@ -260,6 +268,7 @@ def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatc
     monkeypatch.setattr(an, "ROUND", 4)
     monkeypatch.setattr(an, "DEFAULT_SAMPLES", 12)
     monkeypatch.setattr(an, "SE_TARGET", 0.3)
+    _solo_never_settles(monkeypatch, an)
     job = Job(index=0, line=1, hand="AKQJT98.AK.A2.32", seat="eldest", rules=str(QUICK),
               seed=5, turnup="S2")  # spades trumps: Solo is the bid
     a = an.analyze(job.hand, seat=job.seat, rules=job.rules, seed=job.seed, turnup="S2")
@@ -282,6 +291,7 @@ def test_max_time_per_hand_reaches_the_analysis_and_the_resume_check(monkeypatch
     monkeypatch.setattr(an, "ROUND", 4)
     monkeypatch.setattr(an, "DEFAULT_SAMPLES", 12)
     monkeypatch.setattr(an, "SE_TARGET", 0.3)
+    _solo_never_settles(monkeypatch, an)
     base = dict(index=0, line=1, hand="AKQJT98.AK.A2.32", seat="eldest", rules=str(QUICK),
                 seed=5, turnup="S2")
     free = analyze_one(Job(**base))

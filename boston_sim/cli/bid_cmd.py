@@ -29,7 +29,8 @@ def bid(
         "--samples", "-n", help=f"Solve every rung on this many random deals. Default: rounds "
                                 f"of 50 up to {DEFAULT_SAMPLES}, where a trump or misère whose "
                                 "rows are settled (SE of P(make) below 0.03, EV clearly below "
-                                "the best bid) stops early.")] = None,
+                                "the best bid) stops early; so does the best bid's, once "
+                                "every other has and it is clearly above pass.")] = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", help="Instead of --samples: sample until the SE of the recommended "
                             "bid's expected net value is below this many counters (cap 20000).")]
