@@ -202,3 +202,18 @@ def test_public_names_resolve() -> None:
         assert hasattr(module, name), f"boston_sim.{mod} has no {name}"
         assert getattr(boston_sim, name) is getattr(module, name)
         assert getattr(module, name).__doc__, f"{name} has no docstring"
+
+
+def test_the_driver_records_the_digest_of_the_kernel_sources() -> None:
+    """numba's cache of the solver kernels (``solver/_driver.py``) notices changes to that file
+    only: a change to a module compiled into them must change the recorded digest there, or
+    warm runs would go on with the old compiled search."""
+    import hashlib
+
+    from boston_sim.solver import _driver
+
+    text = b"".join((PKG / "solver" / name).read_text(encoding="utf-8").replace("\r\n", "\n")
+                    .encode() for name in _driver.KERNEL_SOURCES)
+    digest = hashlib.sha256(text).hexdigest()
+    assert digest == _driver.KERNEL_SOURCES_SHA256, (
+        f"solver sources changed: set KERNEL_SOURCES_SHA256 = {digest!r} in solver/_driver.py")

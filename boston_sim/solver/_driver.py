@@ -55,7 +55,12 @@ OP_VALUE = 0
 OP_QUESTION = 1
 
 _GEN_LIMIT = (1 << 22) - 1
-_REVISION = 145  # bump with every change to _search.py: numba's cache does not track that file
+# numba's cache of the kernels below notices changes to this file only, not to the modules
+# compiled into them; so this file records their digest (tests/test_architecture.py checks
+# it), and a change there means a change to this line, after which the kernels are compiled
+# afresh
+KERNEL_SOURCES = ("_search.py", "_bits.py")
+KERNEL_SOURCES_SHA256 = "35dbca76e2af0dd69d238e5fc9bc0434d86ff5b49ae20848a4a9c017f2ca3e83"
 
 
 def new_workspace(tt_bits):
