@@ -79,6 +79,11 @@ Agresti-Coull SE (:func:`_ac_se`) of 0.027, below :data:`SE_TARGET`. The least s
 (0.0295), was measured no faster on the eight typical hands (docs/PERFORMANCE.md): a row near
 the line then needs a third round."""
 
+LAST_STEP = 5
+"""When only the best bid's P(make) keeps its search going (:func:`_settle`), the next round
+is just long enough for its SE to reach the target at the proportion seen so far, but at
+least ``ROUND // LAST_STEP`` deals."""
+
 Z_OUT = 3.0
 """A row stops early only if its net EV is this many SEs below the best bid's lower end."""
 
@@ -761,7 +766,7 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
               ctx: Mapping[str, Any], hand: int, threshold: float, partner: str,
               deadline: float | None = None) -> dict[str, Any]:
     """Default and precision modes: draw samples in rounds; after each round a search whose
-    every row is settled (:func:`_settled_keys`) stops, the others go on.
+    every row is settled (:func:`_settle`) stops, the others go on.
 
     Default mode stops at :data:`DEFAULT_SAMPLES` (or when every search is settled);
     precision mode when the SE of the recommended bid's net EV is below ``precision`` (cap
@@ -781,7 +786,7 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
         else:
             _solve_before(solver, active, m, deadline)
         result = _evaluate(rs, cands, solver, ctx, hand, threshold, partner)
-        settled = _settled_keys(result["cand_stats"])
+        settled, wanted = _settle(result["cand_stats"])
         if deadline is not None and time.perf_counter() > deadline:
             result["time_limited"] = any(k not in settled for k in solver.keys)
             if result["time_limited"]:
@@ -803,7 +808,9 @@ def _adaptive(rs: RuleSet, cands: list[Candidate], solver: _Solver, sampler: Sam
         if precision is None:
             if not active or m >= cap:
                 break
-            m = min(cap, m + ROUND)
+            # only the best bid's P(make) is still too loose: a shorter round may do
+            step = ROUND if not wanted else min(ROUND, max(wanted - m, ROUND // LAST_STEP))
+            m = min(cap, m + step)
         else:
             se = result["rec_se"]
             if (se is not None and se <= precision) or m >= cap or not active:
@@ -856,14 +863,18 @@ def _ac_se(successes: int, n: int) -> float:
     return math.sqrt(p * (1 - p) / n)
 
 
-def _settled_keys(cand_stats: list[tuple[Candidate, dict[str, Any]]]) -> set[SolveKey]:
+def _settle(cand_stats: list[tuple[Candidate, dict[str, Any]]]) -> tuple[set[SolveKey], int]:
     """Searches that may stop: every candidate (rung, trump, discard) that uses them has
     P(make) known within :data:`SE_TARGET` (:func:`_ac_se`) and, if priced, a net EV at least
     :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's 0).
 
     The best bid's own search stops too once the decision is made: its P(make) is known, its
     net EV is ``Z_OUT`` SEs above pass, and every other candidate may stop. More deals would
-    only narrow its EV's interval, which ``--precision`` is for."""
+    only narrow its EV's interval, which ``--precision`` is for.
+
+    Also returns, when only the best bid's P(make) stands in the way, the number of deals at
+    which its SE would reach the target if the proportion stayed as it is (else 0): the next
+    round need not go further (:func:`_adaptive`)."""
     floor = 0.0
     for _, st in cand_stats:
         if st["priced"] and not math.isnan(st["ev_net_se"]):
@@ -879,16 +890,29 @@ def _settled_keys(cand_stats: list[tuple[Candidate, dict[str, Any]]]) -> set[Sol
             g = st["ev_net"] + Z_OUT * se < floor
         good.append(g)
     priced = [i for i, (_, st) in enumerate(cand_stats) if st["priced"]]
+    wanted = 0
     if priced:
         b = max(priced, key=lambda i: cand_stats[i][1]["ev_net"])
         st = cand_stats[b][1]
-        if (known[b] and st["ev_net"] - Z_OUT * st["ev_net_se"] > 0
+        if (st["ev_net"] - Z_OUT * st["ev_net_se"] > 0
                 and all(g for i, g in enumerate(good) if i != b)):
-            good[b] = True
+            if known[b]:
+                good[b] = True
+            else:
+                wanted = _deals_for_se(st["p_make"], len(st["t"]))
     ok: dict[SolveKey, bool] = {}
     for (c, _), g in zip(cand_stats, good):
         ok[c.key] = ok.get(c.key, True) and g
-    return {k for k, v in ok.items() if v}
+    return {k for k, v in ok.items() if v}, wanted
+
+
+def _deals_for_se(p: float, n: int) -> int:
+    """The least number of deals beyond ``n`` at which a proportion ``p`` has an
+    Agresti-Coull SE of at most :data:`SE_TARGET`."""
+    m = n + 1
+    while _ac_se(round(p * m), m) > SE_TARGET:
+        m += 1
+    return m
 
 
 def _evaluate(rs: RuleSet, cands: list[Candidate], solver: _Solver, ctx: Mapping[str, Any],

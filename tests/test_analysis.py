@@ -308,6 +308,40 @@ def test_the_best_bid_stops_early_once_the_decision_is_made(small_rounds):
     assert any("settled early" in note for note in a.notes)
 
 
+def test_the_last_round_goes_just_as_far_as_the_best_bids_p_make_needs(small_rounds,
+                                                                        monkeypatch):
+    """Once only the best bid's P(make) keeps its search going, the next round ends where
+    its SE reaches the target at the proportion seen so far, not a whole round later."""
+    an = small_rounds
+    monkeypatch.setattr(an, "DEFAULT_SAMPLES", 60)
+    monkeypatch.setattr(an, "SE_TARGET", 0.07)
+    hand = "AK8.KT73.KQ932.9"
+    a = analyze(hand, seed=1)
+    rec = a.rungs.set_index("rung").loc[a.recommended]
+    n = a.samples
+    assert rec["samples"] == n < 60 and n % an.ROUND != 0, "expected a short last round"
+    assert an._ac_se(round(rec["p_make"] * n), n) <= an.SE_TARGET
+    # a round earlier the decision was made but the bid's P(make) was still too loose
+    prev = n - n % an.ROUND
+    before = analyze(hand, samples=prev, seed=1).rungs.set_index("rung").loc[a.recommended]
+    assert an._ac_se(round(before["p_make"] * prev), prev) > an.SE_TARGET
+    assert n == an._deals_for_se(before["p_make"], prev)
+    # only the bid's own search (its trump) went on; the others stopped earlier
+    t = a.table
+    bid_trump = t.loc[t["recommended"], "trump"].iloc[0]
+    assert (t.loc[t["samples"] == n, "trump"] == bid_trump).all()
+
+
+def test_deals_for_se_is_the_least_count_that_reaches_the_target():
+    from boston_sim.analysis import SE_TARGET, _ac_se, _deals_for_se
+
+    for p in (0.0, 0.1, 0.37, 0.5, 0.72, 1.0):
+        for n in (10, 50, 200):
+            m = _deals_for_se(p, n)
+            assert m > n and _ac_se(round(p * m), m) <= SE_TARGET
+            assert all(_ac_se(round(p * k), k) > SE_TARGET for k in range(n + 1, m))
+
+
 def test_default_mode_does_not_depend_on_threads(small_rounds):
     a1 = analyze(MIXED, seed=8, threads=1).to_dict()
     a2 = analyze(MIXED, seed=8, threads=2).to_dict()

@@ -253,11 +253,11 @@ def test_missing_results_and_unknown_format(tmp_path: Path) -> None:
 
 
 def _solo_never_settles(monkeypatch, an) -> None:
-    """Keep Solo's search going to the cap: with rounds this small its 4 first deals already
-    decide the bid (and the best bid's search stops once the decision is made)."""
-    settled = an._settled_keys
-    monkeypatch.setattr(an, "_settled_keys", lambda cs: settled(cs) - {
-        c.key for c, _ in cs if c.rung_id == "solo"})
+    """Keep Solo's search going to the cap, in full rounds: with rounds this small its 4 first
+    deals already decide the bid (and the best bid's search stops once the decision is made)."""
+    settle = an._settle
+    monkeypatch.setattr(an, "_settle", lambda cs: (settle(cs)[0] - {
+        c.key for c, _ in cs if c.rung_id == "solo"}, 0))
 
 
 def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatch) -> None:
