@@ -103,10 +103,6 @@ limit, and never more than the deals solved before (:func:`_solve_before`). The 
 is always solved whole, so that every row has a value and a standard error (the least
 ``--samples``, 2); later ones stop at the limit."""
 
-JOB_CHUNK = 256
-"""Searches handed to the solver per call: the progress bar moves between calls, and every
-call ends with workers idle until its slowest search is done, so not too few."""
-
 CONTEXT_KEYS = ("preference", "senior", "junior")
 """Context values (suits) that may also be given as ``--option key=value``."""
 
@@ -440,11 +436,7 @@ class _Solver:
             return
         all_hands = np.ascontiguousarray(np.concatenate(hands))
         all_jobs = np.concatenate(jobs)
-        out = np.empty(len(all_hands), dtype=np.int8)
-        for lo in range(0, len(all_hands), JOB_CHUNK):
-            hi = min(lo + JOB_CHUNK, len(all_hands))
-            out[lo:hi] = s.solve_jobs(all_hands[lo:hi], all_jobs[lo:hi], deadline)
-            self.tick(hi - lo)
+        out = s.solve_jobs(all_hands, all_jobs, deadline, progress=self.tick)
         for key, lo, todo, res in spans:
             ans = out[lo : lo + len(todo)]
             gave_up = np.flatnonzero(ans < 0)

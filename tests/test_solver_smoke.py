@@ -259,3 +259,57 @@ def test_a_batch_deadline_leaves_the_unsolved_jobs_at_minus_one():
     done = cut >= 0
     assert (cut[done] == full[done]).all()
     assert (solve_jobs(deals, jobs) == full).all()
+
+
+def test_batch_progress_is_reported_in_the_calling_thread_and_adds_up():
+    """solve_jobs(progress=...): the same answers, the counts add up to the jobs, every call
+    comes from the caller's thread; and it honours the caller's numba thread count."""
+    import threading
+
+    import numba
+
+    from boston_sim.solver import solve_jobs, value_job
+
+    deals = _random_deals(16, 4)
+    jobs = np.tile(np.asarray(value_job(0, 0, 0b0001), dtype=np.int64), (len(deals), 1))
+    full = solve_jobs(deals, jobs)
+    calls: list[tuple[int, int]] = []
+    got = solve_jobs(deals, jobs, progress=lambda n: calls.append((n, threading.get_ident())))
+    assert (got == full).all()
+    assert sum(n for n, _ in calls) == len(deals) and all(n > 0 for n, _ in calls)
+    assert {t for _, t in calls} == {threading.get_ident()}
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        assert (solve_jobs(deals, jobs, progress=lambda n: None) == full).all()
+    finally:
+        numba.set_num_threads(before)
+
+
+def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_usable():
+    """An exception in the calling thread while the workers run (here raised by the progress
+    callback; Ctrl-C is the same) makes them give up, is raised from solve_jobs before the
+    batch would have ended, and the next batch gets the full answers."""
+    import time
+
+    from boston_sim.solver import solve_jobs, value_job
+
+    # the same 12 deals four times: the first jobs end long before the batch does
+    deals = np.concatenate([_random_deals(12, 9)] * 4)
+    jobs = np.tile(np.asarray(value_job(4, 0, 0b0001), dtype=np.int64), (len(deals), 1))
+    full = solve_jobs(deals, jobs)
+    t = time.perf_counter()
+    solve_jobs(deals, jobs)
+    took = time.perf_counter() - t
+
+    class Stop(Exception):
+        pass
+
+    def stop(n: int) -> None:
+        raise Stop
+
+    t = time.perf_counter()
+    with pytest.raises(Stop):
+        solve_jobs(deals, jobs, progress=stop)
+    assert time.perf_counter() - t < took / 2
+    assert (solve_jobs(deals, jobs) == full).all()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -292,7 +292,8 @@ def question_job(trump: int, leader: int, side_mask: int, kind: str,
     return (int(trump), int(leader), int(side_mask), 1, k, tgt)
 
 
-def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None) -> np.ndarray:
+def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None,
+               progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Different games in one parallel batch: ``out[i]`` (int8) answers job ``jobs[i]`` (a row
     made by :func:`value_job` or :func:`question_job`) on deal ``hands[i]``: the tricks, or
     1 / 0 for a question. One call balances the workers over all the games (a slow deal of
@@ -300,7 +301,12 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
 
     ``deadline`` (a ``time.perf_counter()`` value): the searches still running then give up,
     and the jobs not yet started are skipped; their ``out`` is -1 (every other answer is
-    exact). The searches look at the time limit every 4096 nodes (a few milliseconds)."""
+    exact). The searches look at the time limit every 4096 nodes (a few milliseconds).
+
+    ``progress(n)``: called in the calling thread, about every 0.1 s, with the number of jobs
+    finished since the last call (they add up to ``len(jobs)``). The workers then run in a
+    helper thread, so an exception raised meanwhile in the calling thread (Ctrl-C, or one
+    raised by ``progress``) makes them give up at once and is raised from here."""
     arr = _as_batch(hands)
     jb = np.ascontiguousarray(np.asarray(jobs, dtype=np.int64))
     if jb.ndim != 2 or jb.shape != (arr.shape[0], 6):
@@ -317,13 +323,15 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
     for t in np.unique(jb[:, 0]):
         sel = np.flatnonzero(jb[:, 0] == t)
         _check_hands(arr[sel], int(t), sel)
-    return _run_jobs(arr, jb, deadline)
+    return _run_jobs(arr, jb, deadline, progress)
 
 
-def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None) -> np.ndarray:
+def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
+              progress: Callable[[int], None] | None = None) -> np.ndarray:
     """The parallel kernel on validated deals; ``jobs``: one row per deal, or one row for all.
     With a ``deadline``, a timer thread sets every worker's abort flag then (the kernel runs
-    without the GIL) and the flag is cleared once the batch is over."""
+    without the GIL); the flag is cleared once the batch is over. With ``progress``, see
+    :func:`solve_jobs`."""
     m = arr.shape[0]
     jb = np.asarray(jobs, dtype=np.int64)
     if jb.ndim == 1:
@@ -347,14 +355,58 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None) -> np.ndarra
 
         timer = threading.Timer(deadline - time.perf_counter(), give_up)
         timer.start()
+    args = (_to_lanes(arr), np.ascontiguousarray(jb), out, np.zeros(2, dtype=np.int64), *ws)
     try:
-        batch_jobs(_to_lanes(arr), np.ascontiguousarray(jb), out, *ws)
+        if progress is None:
+            batch_jobs(*args)
+        else:
+            _run_watched(batch_jobs, args, progress)
     finally:
         if timer is not None:
             timer.cancel()
             timer.join()
-            P[:, P_ABORT] = 0
+        P[:, P_ABORT] = 0
     return out
+
+
+def _run_watched(kernel, args, progress: Callable[[int], None]) -> None:
+    """``kernel(*args)`` (``batch_jobs``) in a helper thread, with as many numba threads as
+    there are workspaces, while this thread reports the jobs done (``counter[1]``) to
+    ``progress``; an exception here makes the workers give up (``P_ABORT``) before it is
+    raised."""
+    import numba
+
+    from ._search import P_ABORT
+
+    counter, P = args[3], args[-1]
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            numba.set_num_threads(P.shape[0])
+            kernel(*args)
+        except BaseException as e:  # noqa: BLE001 -- raised again in the calling thread
+            failed.append(e)
+
+    th = threading.Thread(target=work, name="boston-sim-solver", daemon=True)
+    th.start()
+    seen = 0
+    try:
+        while True:
+            th.join(0.1)
+            finished = not th.is_alive()
+            done = int(counter[1])
+            if done > seen:
+                progress(done - seen)
+                seen = done
+            if finished:
+                break
+    except BaseException:
+        P[:, P_ABORT] = 1
+        th.join()
+        raise
+    if failed:
+        raise failed[0]
 
 
 def _workers() -> int:

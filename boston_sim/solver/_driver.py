@@ -224,17 +224,19 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
 
 
 @njit(**JIT)
-def solve_range_jobs(lanes, jobs, next_job, out, ttk, ttd, mv, fr, P):
-    """Serial body of ``batch_jobs``: takes the next unsolved job until none is left (-1 for
-    a job taken once ``P[P_ABORT]`` is set)."""
+def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
+    """Serial body of ``batch_jobs``: takes the next unsolved job (``counter[0]``) until none
+    is left (-1 for a job taken once ``P[P_ABORT]`` is set); ``counter[1]`` counts the jobs
+    done."""
     hl = np.empty(16, dtype=np.int64)
     m = lanes.shape[0]
     while True:
-        i = fetch_add(next_job, 0, 1)
+        i = fetch_add(counter, 0, 1)
         if i >= m:
             break
         if fetch_add(P, P_ABORT, I0) != 0:
             out[i] = -1  # the batch was asked to give up
+            fetch_add(counter, 1, 1)
             continue
         for j in range(16):
             hl[j] = lanes[i, j]
@@ -247,23 +249,24 @@ def solve_range_jobs(lanes, jobs, next_job, out, ttk, ttd, mv, fr, P):
         else:
             out[i] = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk, ttd,
                                     mv, fr, P)
+        fetch_add(counter, 1, 1)
 
 
 @njit(**JIT_PARALLEL)
-def batch_jobs(lanes, jobs, out, ttk, ttd, mv, fr, P):
+def batch_jobs(lanes, jobs, out, counter, ttk, ttd, mv, fr, P):
     """``out[i]`` = the answer of job ``i`` (row ``jobs[i]``: game and question, see ``J_*``)
     on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job; -1 for a job that
     gave up because ``P[w, P_ABORT]`` was set (by another thread) while it ran, and for every
     job taken after that (a time limit; the flag is the caller's to clear). The one parallel
     kernel (every batch entry point calls it): one workspace (row of the stacked arrays from
     ``new_workspaces``) per worker; each worker takes the next unsolved job when it is free
-    (an atomic counter), so one slow search, whatever its game, does not leave the others
-    idle. Every answer is exact, so the output does not depend on the number of threads or
-    on which worker solved which job."""
+    (an atomic counter, ``counter[0]``, zero on entry), so one slow search, whatever its
+    game, does not leave the others idle; ``counter[1]`` counts the jobs done, for another
+    thread to follow the progress. Every answer is exact, so the output does not depend on
+    the number of threads or on which worker solved which job."""
     m = lanes.shape[0]
     nw = P.shape[0]
     if nw > m:
         nw = m
-    next_job = np.zeros(1, dtype=np.int64)
     for w in prange(nw):
-        solve_range_jobs(lanes, jobs, next_job, out, ttk[w], ttd[w], mv[w], fr[w], P[w])
+        solve_range_jobs(lanes, jobs, counter, out, ttk[w], ttd[w], mv[w], fr[w], P[w])
