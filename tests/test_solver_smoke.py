@@ -263,7 +263,7 @@ def test_a_batch_deadline_leaves_the_unsolved_jobs_at_minus_one():
 
 def test_batch_progress_is_reported_in_the_calling_thread_and_adds_up():
     """solve_jobs(progress=...): the same answers, the counts add up to the jobs, every call
-    comes from the caller's thread; and it honours the caller's numba thread count."""
+    comes from the caller's thread, also with one numba thread."""
     import threading
 
     import numba
@@ -313,3 +313,33 @@ def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_
         solve_jobs(deals, jobs, progress=stop)
     assert time.perf_counter() - t < took / 2
     assert (solve_jobs(deals, jobs) == full).all()
+
+
+def test_the_watched_kernel_runs_in_a_helper_thread_with_the_callers_thread_count():
+    """_run_watched runs the kernel in another thread with numba's thread count set to the
+    number of workspaces (numba's count is per thread), and raises the kernel's exception."""
+    import threading
+
+    import numba
+
+    from boston_sim.solver import _run_watched
+
+    seen = {}
+
+    def kernel(counter, P):
+        seen["thread"] = threading.get_ident()
+        seen["numba_threads"] = numba.get_num_threads()
+        counter[1] = 3
+
+    counter = np.zeros(2, dtype=np.int64)
+    P = np.zeros((1, 4), dtype=np.int64)
+    done = []
+    _run_watched(lambda *a: kernel(a[3], a[-1]), (None, None, None, counter, P), done.append)
+    assert seen["numba_threads"] == 1  # (a new thread starts with all of them)
+    assert seen["thread"] != threading.get_ident() and done == [3]
+
+    def broken(*a):
+        raise ValueError("kernel failed")
+
+    with pytest.raises(ValueError, match="kernel failed"):
+        _run_watched(broken, (None, None, None, counter, P), done.append)
