@@ -242,3 +242,38 @@ def test_solve_is_listed_in_help() -> None:
     for opt in ("--trump", "--leader", "--declarer", "--partner", "--table", "--kind", "--target",
                 "--misere", "--boston", "--file", "--json"):
         assert opt in res.stdout, opt
+
+
+def test_a_file_is_solved_in_batches_with_the_answers_of_single_solves(tmp_path: Path,
+                                                                       monkeypatch) -> None:
+    """--file hands the deals to the solver a batch at a time (here 2 deals per batch, with a
+    bad line inside one batch): each answer is that of the deal solved on its own, in file
+    order, and the progress bar (forced on) copes with the searches of a --table."""
+    import random
+
+    import boston_sim.cli.solve_cmd as sc
+    from boston_sim.cards import format_deal, parse_deal
+
+    monkeypatch.setattr(sc, "FILE_BATCH", 2)
+    rng = random.Random(5)
+    deals = []
+    for _ in range(4):  # 3-card endings: quick, and not obvious
+        cards = rng.sample(range(52), 12)
+        hands = [".".join("".join("AKQJT98765432"[c % 13] for c in sorted(cards[3 * h:3 * h + 3])
+                                          if c // 13 == s) for s in range(4)) for h in range(4)]
+        deals.append(format_deal(parse_deal("N:" + " ".join(hands))))
+    lines = [deals[0], deals[1], "N:A.. K.. Q.. A..", deals[2], deals[3]]
+    f = tmp_path / "deals.txt"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = run("solve", "--file", str(f), "-t", "H", "-l", "W", "-d", "E", "--json")
+    assert res.exit_code == 2 and "error: line 3:" in err(res)
+    got = json.loads(res.stdout)
+    assert [r["line"] for r in got] == [1, 2, 3, 4, 5] and "error" in got[2]
+    for r, deal in zip([got[0], got[1], got[3], got[4]], deals):
+        one = json.loads(run("solve", deal, "-t", "H", "-l", "W", "-d", "E", "--json").stdout)
+        assert r == {"line": r["line"]} | one
+    table = run("solve", "--file", str(f), "--table", "--progress", "--json")
+    assert table.exit_code == 2
+    rows = json.loads(table.stdout)
+    one = json.loads(run("solve", deals[3], "--table", "--json").stdout)
+    assert rows[4] == {"line": 5} | one

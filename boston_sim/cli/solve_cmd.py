@@ -16,6 +16,7 @@ from .common import echo_json, fail, user_errors
 
 KINDS = ("at_least", "at_most", "exactly")
 PROGRESS_MIN_DEALS = 20  # below this a file is solved too fast for a bar to help
+FILE_BATCH = 64  # deals of a --file solved in one parallel call (results print batch by batch)
 
 
 @dataclass(frozen=True)
@@ -146,16 +147,27 @@ def _deal_text(line: str) -> str:
 
 def _solve_deal(text: str, q: _Query) -> dict[str, Any]:
     """Solve one deal as asked; returns the JSON-ready result (user errors propagate)."""
+    out, jobs = _plan(text, q)
+    _run(jobs)
+    return out
+
+
+def _plan(text: str, q: _Query) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+    """The result of one deal with its answers still to fill, and the searches that fill them:
+    ``(hands, job row, result dict, key)`` each (user errors in the deal propagate)."""
     from ..cards import COMPASS, STRAINS, boston_card_transform, format_deal, parse_deal
-    from ..solver import solve as solve_tricks
-    from ..solver import solve_target
+    from ..solver import question_job, value_job
 
     hands = parse_deal(_deal_text(text))
 
     def position(strain: int):
         return boston_card_transform(hands, strain) if q.boston else hands
 
+    def side(d: int, p: int | None) -> int:
+        return (1 << d) | (0 if p is None else 1 << p)
+
     out: dict[str, Any] = {"deal": format_deal(hands), "boston": q.boston}
+    jobs: list[tuple[Any, ...]] = []
     if q.table:
         rows = []
         sides = [(d, None) for d in range(4)]
@@ -163,23 +175,43 @@ def _solve_deal(text: str, q: _Query) -> dict[str, Any]:
             sides += [(d, (d + 2) % 4) for d in range(4)]
         for d, p in sides:
             lead = (d + 1) % 4 if q.leader is None else q.leader
-            tricks = {STRAINS[s]: solve_tricks(position(s), s, lead, d, p) for s in range(5)}
+            tricks: dict[str, int | None] = {}
+            for s in range(5):
+                tricks[STRAINS[s]] = None
+                jobs.append((position(s), value_job(s, lead, side(d, p)), tricks, STRAINS[s]))
             rows.append({"declarer": COMPASS[d], "partner": None if p is None else COMPASS[p],
                          "leader": COMPASS[lead], "tricks": tricks})
         out["table"] = rows
-        return out
+        return out, jobs
     assert q.trump is not None and q.leader is not None
     out.update({"trump": STRAINS[q.trump], "leader": COMPASS[q.leader],
                 "declarer": COMPASS[q.declarer],
                 "partner": None if q.partner is None else COMPASS[q.partner]})
-    pos = position(q.trump)
+    mask = side(q.declarer, q.partner)
     if q.kind is None:
-        out["tricks"] = solve_tricks(pos, q.trump, q.leader, q.declarer, q.partner)
+        out["tricks"] = None
+        jobs.append((position(q.trump), value_job(q.trump, q.leader, mask), out, "tricks"))
     else:
-        out["kind"], out["target"] = q.kind, q.target
-        out["answer"] = solve_target(pos, q.trump, q.leader, q.declarer, q.partner,
-                                     kind=q.kind, target=q.target)
-    return out
+        out["kind"], out["target"], out["answer"] = q.kind, q.target, None
+        jobs.append((position(q.trump), question_job(q.trump, q.leader, mask, q.kind, q.target),
+                     out, "answer"))
+    return out, jobs
+
+
+def _run(jobs: list[tuple[Any, ...]], progress=None) -> None:
+    """Solve planned searches (of any number of deals) in one parallel batch, each answer
+    put where its plan says; ``progress(n)``: searches finished (see ``solve_jobs``)."""
+    import numpy as np
+
+    from ..solver import solve_jobs
+
+    if not jobs:
+        return
+    hands = np.stack([np.asarray(j[0], dtype=np.uint64) for j in jobs])
+    rows = np.array([j[1] for j in jobs], dtype=np.int64)
+    answers = solve_jobs(hands, rows, progress=progress)
+    for (_, _, where, key), a in zip(jobs, answers):
+        where[key] = bool(a) if key == "answer" else int(a)
 
 
 def _side_name(declarer: str, partner: str | None) -> str:
@@ -219,19 +251,32 @@ def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> 
     results: list[dict[str, Any]] = []
     failed = 0
     try:
-        for no, line in todo:
-            try:
-                r = {"line": no} | _solve_deal(line, q)
-            except USER_ERRORS as e:
-                failed += 1
-                msg = " ".join(str(e).split())
-                typer.echo(f"error: line {no}: {msg}", err=True)
-                r = {"line": no, "deal": line, "error": msg}
-            results.append(r)
-            if bar is None and not json_out and "error" not in r:
-                typer.echo(f"line {no}: {_render(r)}")
-            if bar is not None:
-                bar[0].advance(bar[1])
+        for lo in range(0, len(todo), FILE_BATCH):
+            # a batch of deals in one parallel call; the bar moves as each search ends
+            planned: list[tuple[int, dict[str, Any]]] = []
+            jobs: list[tuple[Any, ...]] = []
+            for no, line in todo[lo : lo + FILE_BATCH]:
+                try:
+                    out, deal_jobs = _plan(line, q)
+                    jobs += deal_jobs
+                except USER_ERRORS as e:
+                    failed += 1
+                    msg = " ".join(str(e).split())
+                    typer.echo(f"error: line {no}: {msg}", err=True)
+                    out = {"deal": line, "error": msg}
+                    if bar is not None:
+                        bar[0].advance(bar[1])
+                planned.append((no, out))
+            if jobs:
+                per_deal = len(jobs) / sum("error" not in out for _, out in planned)
+                _run(jobs, None if bar is None else
+                     lambda n: bar[0].advance(bar[1], n / per_deal))
+            batch = [{"line": no} | out for no, out in planned]
+            results += batch
+            if bar is None and not json_out:
+                for r in batch:
+                    if "error" not in r:
+                        typer.echo(f"line {r['line']}: {_render(r)}")
     finally:
         if bar is not None:
             bar[0].stop()
