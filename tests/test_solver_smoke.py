@@ -334,7 +334,7 @@ def test_the_watched_kernel_runs_in_a_helper_thread_with_the_callers_thread_coun
     counter = np.zeros(2, dtype=np.int64)
     P = np.zeros((1, 4), dtype=np.int64)
     done = []
-    _run_watched(lambda *a: kernel(a[3], a[-1]), (None, None, None, counter, P), done.append)
+    _run_watched(lambda *a: kernel(*a), (counter, P), counter, P, done.append)
     assert seen["numba_threads"] == 1  # (a new thread starts with all of them)
     assert seen["thread"] != threading.get_ident() and done == [3]
 
@@ -342,4 +342,4 @@ def test_the_watched_kernel_runs_in_a_helper_thread_with_the_callers_thread_coun
         raise ValueError("kernel failed")
 
     with pytest.raises(ValueError, match="kernel failed"):
-        _run_watched(broken, (None, None, None, counter, P), done.append)
+        _run_watched(broken, (counter, P), counter, P, done.append)

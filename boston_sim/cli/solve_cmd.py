@@ -156,15 +156,12 @@ def _plan(text: str, q: _Query) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     """The result of one deal with its answers still to fill, and the searches that fill them:
     ``(hands, job row, result dict, key)`` each (user errors in the deal propagate)."""
     from ..cards import COMPASS, STRAINS, boston_card_transform, format_deal, parse_deal
-    from ..solver import question_job, value_job
+    from ..solver import declaring_side, question_job, value_job
 
     hands = parse_deal(_deal_text(text))
 
     def position(strain: int):
         return boston_card_transform(hands, strain) if q.boston else hands
-
-    def side(d: int, p: int | None) -> int:
-        return (1 << d) | (0 if p is None else 1 << p)
 
     out: dict[str, Any] = {"deal": format_deal(hands), "boston": q.boston}
     jobs: list[tuple[Any, ...]] = []
@@ -176,9 +173,10 @@ def _plan(text: str, q: _Query) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
         for d, p in sides:
             lead = (d + 1) % 4 if q.leader is None else q.leader
             tricks: dict[str, int | None] = {}
+            mask = declaring_side(d, p)
             for s in range(5):
                 tricks[STRAINS[s]] = None
-                jobs.append((position(s), value_job(s, lead, side(d, p)), tricks, STRAINS[s]))
+                jobs.append((position(s), value_job(s, lead, mask), tricks, STRAINS[s]))
             rows.append({"declarer": COMPASS[d], "partner": None if p is None else COMPASS[p],
                          "leader": COMPASS[lead], "tricks": tricks})
         out["table"] = rows
@@ -187,7 +185,7 @@ def _plan(text: str, q: _Query) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
     out.update({"trump": STRAINS[q.trump], "leader": COMPASS[q.leader],
                 "declarer": COMPASS[q.declarer],
                 "partner": None if q.partner is None else COMPASS[q.partner]})
-    mask = side(q.declarer, q.partner)
+    mask = declaring_side(q.declarer, q.partner)
     if q.kind is None:
         out["tricks"] = None
         jobs.append((position(q.trump), value_job(q.trump, q.leader, mask), out, "tricks"))

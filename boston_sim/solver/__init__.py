@@ -29,7 +29,7 @@ from ..config import SOLVER_TT_BITS
 from ..errors import SolverInputError
 
 __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_jobs",
-           "value_job", "question_job", "SolverInputError"]
+           "value_job", "question_job", "declaring_side", "SolverInputError"]
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
 _MODES = {"max": 0, "min": 1}
@@ -163,7 +163,9 @@ def _deal_array(deal) -> np.ndarray:
     return arr.reshape(1, 4)
 
 
-def _side(declarer, partner) -> int:
+def declaring_side(declarer, partner=None) -> int:
+    """The ``side_mask`` of a job (:func:`value_job`, :func:`question_job`): bit ``s`` for each
+    seat of the declaring side (``"N" "E" "S" "W"`` or 0..3; ``partner=None``: alone)."""
     d = parse_compass(declarer)
     mask = 1 << d
     if partner is not None:
@@ -177,7 +179,7 @@ def _side(declarer, partner) -> int:
 def _parse_common(deal, trump, leader, declarer, partner):
     t = parse_strain(trump)
     lead = parse_compass(leader)
-    side = _side(declarer, partner)
+    side = declaring_side(declarer, partner)
     arr = _deal_array(deal)
     _check_hands(arr, t)
     return arr, t, lead, side
@@ -360,7 +362,7 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
         if progress is None:
             batch_jobs(*args)
         else:
-            _run_watched(batch_jobs, args, progress)
+            _run_watched(batch_jobs, args, args[3], P, progress)
     finally:
         if timer is not None:
             timer.cancel()
@@ -369,16 +371,16 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
     return out
 
 
-def _run_watched(kernel, args, progress: Callable[[int], None]) -> None:
+def _run_watched(kernel, args, counter: np.ndarray, P: np.ndarray,
+                 progress: Callable[[int], None]) -> None:
     """``kernel(*args)`` (``batch_jobs``) in a helper thread, with as many numba threads as
-    there are workspaces, while this thread reports the jobs done (``counter[1]``) to
-    ``progress``; an exception here makes the workers give up (``P_ABORT``) before it is
-    raised."""
+    there are workspaces (rows of ``P``), while this thread reports the jobs done
+    (``counter[1]``) to ``progress``; an exception here makes the workers give up
+    (``P_ABORT``) before it is raised."""
     import numba
 
     from ._search import P_ABORT
 
-    counter, P = args[3], args[-1]
     failed: list[BaseException] = []
 
     def work() -> None:

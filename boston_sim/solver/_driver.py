@@ -236,19 +236,18 @@ def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
             break
         if fetch_add(P, P_ABORT, I0) != 0:
             out[i] = -1  # the batch was asked to give up
-            fetch_add(counter, 1, 1)
-            continue
-        for j in range(16):
-            hl[j] = lanes[i, j]
-        tr = jobs[i, J_TRUMP]
-        ld = jobs[i, J_LEADER]
-        sd = jobs[i, J_SIDE]
-        if jobs[i, J_OP] == OP_VALUE:
-            out[i] = solve_value(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk, ttd,
-                                 mv, fr, P)
         else:
-            out[i] = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk, ttd,
-                                    mv, fr, P)
+            for j in range(16):
+                hl[j] = lanes[i, j]
+            tr = jobs[i, J_TRUMP]
+            ld = jobs[i, J_LEADER]
+            sd = jobs[i, J_SIDE]
+            if jobs[i, J_OP] == OP_VALUE:
+                out[i] = solve_value(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
+                                     ttd, mv, fr, P)
+            else:
+                out[i] = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
+                                        ttd, mv, fr, P)
         fetch_add(counter, 1, 1)
 
 
