@@ -277,3 +277,52 @@ def test_a_file_is_solved_in_batches_with_the_answers_of_single_solves(tmp_path:
     rows = json.loads(table.stdout)
     one = json.loads(run("solve", deals[3], "--table", "--json").stdout)
     assert rows[4] == {"line": 5} | one
+
+
+def test_a_single_deal_is_solved_watched_with_a_bar_for_its_table(monkeypatch) -> None:
+    """One deal's searches run watched (a progress callback, so Ctrl-C stops them at once, see
+    ``solve_jobs``); a --table counts its 20 searches on a bar, shown by default only on a
+    terminal, and the answers are those of the unwatched batch."""
+    import boston_sim.cli.solve_cmd as sc
+    import boston_sim.solver as solver
+
+    calls = []
+    real_jobs = solver.solve_jobs
+
+    def spy(hands, jobs, deadline=None, progress=None):
+        calls.append(progress is not None)
+        return real_jobs(hands, jobs, deadline, progress)
+
+    class FakeBar:
+        def __init__(self):
+            self.done, self.stopped = 0.0, False
+
+        def advance(self, task, n=1.0):
+            assert task == "task"
+            self.done += n
+
+        def stop(self):
+            self.stopped = True
+
+    bars = []
+
+    def fake_bar(total, what="deals"):
+        bars.append((FakeBar(), total, what))
+        return bars[-1][0], "task"
+
+    monkeypatch.setattr(solver, "solve_jobs", spy)
+    monkeypatch.setattr(sc, "_bar", fake_bar)
+    res = run("solve", TRUMPS13, "--table", "--json", "--progress")
+    assert res.exit_code == 0, err(res)
+    (bar, total, what), = bars
+    assert (total, what, bar.done, bar.stopped) == (20, "searches", 20, True)
+    watched = json.loads(res.stdout)
+    # N alone, E leads: 13 in spades; otherwise E runs his 13 top cards
+    assert watched["table"][0]["tricks"] == {"S": 13, "H": 0, "D": 0, "C": 0, "NT": 0}
+    q = sc._parse_query(None, None, None, None, True, None, None, False, False)
+    plain, jobs = sc._plan(TRUMPS13, q)
+    sc._run(jobs)  # unwatched
+    assert watched == plain
+    res = run("solve", TRUMPS13, "-t", "S", "-l", "E")  # not a table, not a terminal: no bar
+    assert res.exit_code == 0 and len(bars) == 1
+    assert calls == [True, False, True]

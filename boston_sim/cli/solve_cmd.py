@@ -70,8 +70,9 @@ def solve(
         "# comments are skipped.", show_default=False)] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     progress: Annotated[bool | None, typer.Option(
-        "--progress/--no-progress", help="Progress bar on stderr for --file (default: on a "
-        f"terminal with at least {PROGRESS_MIN_DEALS} deals).", show_default=False)] = None,
+        "--progress/--no-progress", help="Progress bar on stderr, counting a --file's deals or "
+        "a --table's searches (default: on a terminal, for a --table and for a file of at "
+        f"least {PROGRESS_MIN_DEALS} deals).", show_default=False)] = None,
 ) -> None:
     """Double-dummy tricks of the declaring side (everyone plays best, the defenders together).
 
@@ -84,7 +85,7 @@ def solve(
             fail("give either a DEAL or --file FILE")
         query = _parse_query(trump, leader, declarer, partner, table, kind, target, misere, boston)
         if file is None:
-            result = _solve_deal(deal, query)  # type: ignore[arg-type]
+            result = _solve_deal(deal, query, progress)  # type: ignore[arg-type]
             if json_out:
                 echo_json(result)
             else:
@@ -145,10 +146,18 @@ def _deal_text(line: str) -> str:
     return s
 
 
-def _solve_deal(text: str, q: _Query) -> dict[str, Any]:
-    """Solve one deal as asked; returns the JSON-ready result (user errors propagate)."""
+def _solve_deal(text: str, q: _Query, progress: bool | None = None) -> dict[str, Any]:
+    """Solve one deal as asked; returns the JSON-ready result (user errors propagate). The
+    searches always run watched (``solve_jobs(progress=...)``), so Ctrl-C stops them at once;
+    a --table's 20 or 40 searches show a bar on a terminal."""
     out, jobs = _plan(text, q)
-    _run(jobs)
+    show = progress if progress is not None else q.table and sys.stderr.isatty()
+    bar = _bar(len(jobs), "searches") if show else None
+    try:
+        _run(jobs, lambda n: None if bar is None else bar[0].advance(bar[1], n))
+    finally:
+        if bar is not None:
+            bar[0].stop()
     return out
 
 
@@ -292,7 +301,7 @@ def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> 
         raise typer.Exit(code=2)
 
 
-def _bar(total: int):
+def _bar(total: int, what: str = "deals"):
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -302,7 +311,8 @@ def _bar(total: int):
         TimeRemainingColumn,
     )
 
-    p = Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    p = Progress(TextColumn(f"solving ({what})"), BarColumn(), MofNCompleteColumn(),
+                 TimeRemainingColumn(),
                  console=Console(stderr=True), transient=True, redirect_stdout=False,
                  redirect_stderr=False)
     p.start()
