@@ -153,8 +153,13 @@ def _solve_deal(text: str, q: _Query, progress: bool | None = None) -> dict[str,
     out, jobs = _plan(text, q)
     show = progress if progress is not None else q.table and sys.stderr.isatty()
     bar = _bar(len(jobs), "searches") if show else None
+
+    def tick(n: int) -> None:
+        if bar is not None:
+            bar[0].advance(bar[1], n)
+
     try:
-        _run(jobs, lambda n: None if bar is None else bar[0].advance(bar[1], n))
+        _run(jobs, tick)
     finally:
         if bar is not None:
             bar[0].stop()
@@ -312,9 +317,8 @@ def _bar(total: int, what: str = "deals"):
     )
 
     p = Progress(TextColumn(f"solving ({what})"), BarColumn(), MofNCompleteColumn(),
-                 TimeRemainingColumn(),
-                 console=Console(stderr=True), transient=True, redirect_stdout=False,
-                 redirect_stderr=False)
+                 TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+                 redirect_stdout=False, redirect_stderr=False)
     p.start()
     return p, p.add_task("solve", total=total)
 
