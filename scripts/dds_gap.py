@@ -24,14 +24,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-STRAINS = ("S", "H", "D", "C", "NT")
+from bench_solver import STRAINS, random_deals  # noqa: E402 (the benchmark's deals)
+
 NS = 0b0101
 FLUSH = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 
 
 class Pair:
-    """Both solvers on one thread, each solving a deal afresh: ``count(pbn, leader)`` gives
-    (N-S tricks by us, by DDS, our positions, DDS's)."""
+    """Both solvers on one thread, each solving every position afresh: ``ours`` and
+    ``dds_ns`` give N-S's tricks and the trick-boundary positions entered."""
 
     def __init__(self, trump: int) -> None:
         import endplay._dds as _dds
@@ -43,7 +44,7 @@ class Pair:
 
         numba.set_num_threads(1)
         _dds.SetMaxThreads(1)
-        self.np, self.S, self.D, self.X = np, S, _driver, _search
+        self.S, self.D, self.X = S, _driver, _search
         self.trump = trump
         self.ws = [w[0] for w in S._batch_workspaces()]
         self.hl = np.empty(16, dtype=np.int64)
@@ -89,8 +90,6 @@ class Pair:
 
 
 def per_deal(args: argparse.Namespace, pair: Pair) -> None:
-    from bench_solver import random_deals
-
     from boston_sim.cards import format_deal
 
     rows = []
