@@ -9,6 +9,8 @@ exact values of ``tests/naive.py``:
 * ``team_quick_tricks`` (and ``cross_quick_tricks``, the leader's winners then his partner's):
   the leader's team can take at least that many (``max_tricks``); the relevant ranks are
   checked by the naive and DDS comparisons, which use them for the table;
+* ``ruff_trick``: the leader's team wins the trick he leads by a teammate's ruff, also
+  where the trumps below the rank it reports lie elsewhere (``max_tricks`` >= 1);
 * ``split_top_trumps``: the other side then takes two tricks (``max_tricks`` <= n - 2);
 * ``trump_behind_rho`` and ``second_and_third_trumps``: with the other side on lead, the
   counted side then takes a trick;
@@ -35,6 +37,7 @@ from boston_sim.solver._search import (
     MAX_PLY,
     always_under,
     cross_quick_tricks,
+    ruff_trick,
     second_and_third_trumps,
     split_top_trumps,
     stoppers,
@@ -138,6 +141,44 @@ def test_team_quick_tricks_relevant_ranks_generalise(n: int) -> None:
             assert min(q, goal) <= naive.max_tricks(other, trump, leader, team), (
                 hands, other, trump, team, leader, goal, thresholds)
     assert moved
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_ruff_trick_is_a_trick_for_the_leaders_team(n: int) -> None:
+    """Where ``ruff_trick`` says the leader's team wins the trick by a ruff, the team takes at
+    least one trick however the others play, in the position itself and in those the table
+    would treat as the same (the trumps below the reported rank dealt out again)."""
+    rng = random.Random(2300 + n)
+    scratch = np.zeros((1, 4), dtype=np.int64)
+    seen = ranked = 0
+    while seen < (60 if n < 5 else 20):
+        hands = naive.random_ending(rng, n)
+        trump = rng.randrange(4)
+        team = rng.choice((0b0101, 0b1010, 0b0011, 0b1100, 0b0110, 0b1001, 0b1110, 0b1101))
+        leader = rng.choice([s for s in range(4) if (team >> s) & 1])
+        if not ruff_trick(lanes(hands), leader, trump, team, scratch, 0, 0):
+            continue
+        seen += 1
+        thresholds = [int(t) for t in scratch[0, :4]]
+        ranked += thresholds[trump] < 16
+        for other in [hands] + [relabel_below(hands, thresholds, rng) for _ in range(3)]:
+            assert naive.max_tricks(other, trump, leader, team) >= 1, (
+                hands, other, trump, team, leader, thresholds)
+    assert ranked  # some cut-offs relied on trump ranks (an opponent void in the suit)
+
+
+def test_ruff_trick_needs_a_ruff_no_opponent_can_beat() -> None:
+    """Spades trumps, N leads to S, who is void in hearts with the nine of spades. E, void in
+    hearts and clubs too, holds the ten and plays before S: no sure trick. With the ten in W's
+    hand instead (he follows to hearts) the heart lead is one."""
+    from boston_sim.cards import parse_deal
+
+    def ruff(pbn: str) -> int:
+        hands = [int(h) for h in parse_deal(pbn)]
+        return ruff_trick(lanes(hands), 0, 0, 0b0101, np.zeros((1, 4), np.int64), 0, 0)
+
+    assert ruff("N:.2..2 T..3. 9...4 .4..5") == 0
+    assert ruff("N:.2..2 ..3.3 9...4 T.4..") == 1
 
 
 def _split_top_endings(rng: random.Random, n: int, count: int):

@@ -68,6 +68,12 @@ MAX_PLY = 64  # 13 tricks x 4 cards, plus slack
 MOVE_SLOTS = 16  # at most 14 cards of one lane / 13 cards in hand
 PROBE_PLIES = 12  # misère defenders' nodes above this ply try their moves with node budgets
 PROBE_NODES = 4096  # the first pass's budget per move
+# lead ordering: points off a lead per card the opponents hold in its suit (a void opponent
+# counts as one more than the tricks left: he may play any card), which keeps their replies,
+# and so the proof, small (DDS's weight); bonuses of the two killer leads
+LEAD_OPP_CARD = 10
+KILL_BONUS_1 = 50
+KILL_BONUS_2 = 30
 PROBE_PASSES = 5  # budgeted passes, each 4x the last; then the rest without a budget
 
 # transposition-table data word layout
@@ -315,6 +321,37 @@ def cross_quick_tricks(hl, L, trump, team, tb, row, col):
 
 
 @njit(**JIT_NONRT)
+def ruff_trick(hl, L, trump, team, tb, row, col):
+    """1 if ``L``'s team surely wins the trick ``L`` leads now: ``L`` leads a side suit in which
+    a teammate is void and ruffs with his top trump, which no opponent void in the suit can
+    beat (DDS's "lowest" quick trick); else 0. ``tb[row, col + s]``: the ranks relied on."""
+    for s in range(4):
+        tb[row, col + s] = 16
+    if trump == NT:
+        return 0
+    opp = 15 ^ team
+    for s in range(4):
+        if s == trump or hl[L * 4 + s] == 0:
+            continue
+        for m in range(4):
+            if m == L or ((team >> m) & 1) == 0 or hl[m * 4 + s] != 0 or hl[m * 4 + trump] == 0:
+                continue
+            top = highbit_index(hl[m * 4 + trump])
+            ok = True
+            ranked = False
+            for o in range(4):
+                if (opp >> o) & 1 and hl[o * 4 + s] == 0 and hl[o * 4 + trump] != 0:
+                    if highbit_index(hl[o * 4 + trump]) > top:
+                        ok = False
+                    ranked = True
+            if ok:
+                if ranked:
+                    tb[row, col + trump] = top
+                return 1
+    return 0
+
+
+@njit(**JIT_NONRT)
 def team_quick_tricks(hl, L, trump, team, r, goal, tb, row, col, col2):
     """Quick tricks of ``L``'s team with ``L`` on lead: ``L``'s own (``quick_tricks``), or a
     teammate's, reached by leading a suit in which the teammate holds the top card and no
@@ -361,6 +398,10 @@ def team_quick_tricks(hl, L, trump, team, r, goal, tb, row, col, col2):
             q = qc if qc < r else r
             for s in range(4):
                 tb[row, col + s] = tb[row, col2 + s]
+    if q == 0 and goal == 1 and ruff_trick(hl, L, trump, team, tb, row, col2):
+        q = 1
+        for s in range(4):
+            tb[row, col + s] = tb[row, col2 + s]
     return q
 
 
@@ -1103,10 +1144,17 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                 for i in range(pos):
                     if (leader + i) & 3 == lone and (leader + bp) & 3 != lone:
                         shed = True
+    rl = hand_size(hl, seat) if pos == 0 else 0
     for s in range(s_lo, s_hi):
         mine = hl[seat * 4 + s]
         if mine == 0:
             continue
+        opp_cards = 0  # a lead's penalty for the opponents' replies (LEAD_OPP_CARD)
+        if pos == 0:
+            for o in range(4):
+                if ((countmask >> o) & 1) != in_count:
+                    ko = popcount(hl[o * 4 + s])
+                    opp_cards += LEAD_OPP_CARD * (ko if ko > 0 else rl + 1)
         others = 0
         for o in range(4):
             if o != seat:
@@ -1134,13 +1182,14 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
             card = s * 16 + rank
             # --- ordering score (higher first)
             if pos == 0:
+                kb = 0
                 if card == fr[ply, F_KILL + 2 * seat]:
-                    sc = 900
+                    kb = KILL_BONUS_1
                 elif card == fr[ply, F_KILL + 2 * seat + 1]:
-                    sc = 800
-                elif want_own:
+                    kb = KILL_BONUS_2
+                if want_own:
                     if rank == top:
-                        sc = 200 + rank + 2 * popcount(mine)
+                        sc = 130 + rank + 2 * popcount(mine)
                         if s == trump and popcount(team) == 3:
                             # defenders of a lone declarer: a top trump is theirs anyway
                             sc = 120 + rank
@@ -1172,6 +1221,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                             # leader is a passive lead (it sets up nothing for him), tried
                             # before cashing winners or other low leads
                             sc += 200
+                    sc -= opp_cards
                     if s == trump and popcount(team) == 1 and others != 0:
                         # a lone declarer draws the defenders' trumps before cashing winners
                         sc += 100
@@ -1195,6 +1245,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                             sc = 150 - rank
                 else:
                     sc = 100 - rank
+                sc += kb
             else:
                 bt = beats(card, best, trump)
                 if bt:
@@ -1278,7 +1329,7 @@ F_LIM = 30  # probing node with a probe running: its node limit
 F_OUTER = 31  # ... P_PROBE before it started (the running probe above it, a chain)
 F_MINLIM = 32  # ... the smallest limit of it and the probes above it
 F_KILL = 33  # KILL_FIELDS fields: per seat, the last two cards with which that seat's lead at
-# this ply cut off (tried first by its next lead there; a card is only offered to its holder)
+# this ply cut off (a bonus for its next lead there; a card is only offered to its holder)
 KILL_FIELDS = 8
 F_SIZE = F_KILL + KILL_FIELDS
 
@@ -1568,8 +1619,8 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
 
     Depth-first AND/OR search with an explicit stack (``fr``, one frame per card played):
     numba caches non-recursive code reliably, and there is no call overhead per node. Leads
-    are ordered the last two cards that cut off a lead at the same ply first (killer moves),
-    then by heuristics (``_gen_moves``). Each
+    are ordered by heuristics (``_gen_moves``), with a bonus for the last two cards that cut
+    off a lead at the same ply (killer moves). Each
     node also returns the ranks its answer depended on (``fr[ply, F_T..]``): a trick won on
     rank makes the winning rank matter; a node that tried all its moves also keeps the ranks
     of any group of equivalent cards straddling what matters (only the top one was tried).
