@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "56e6d123dfac35f324c0148d377c3e1096f8664f64109664caf51d69b577d92a"
+KERNEL_SOURCES_SHA256 = "c9ac0b295098d4990d5725a732359a274d00079bd4c2eee3a16a790ca7fb079a"
 
 
 def new_workspace(tt_bits):

@@ -1189,7 +1189,9 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                     kb = KILL_BONUS_2
                 if want_own:
                     if rank == top:
-                        sc = 130 + rank + 2 * popcount(mine)
+                        # (a lone declarer cashes his winners before low leads; for everyone
+                        # else a winner ranks with the low leads, the opponents' cards decide)
+                        sc = (200 if popcount(team) == 1 else 130) + rank + 2 * popcount(mine)
                         if s == trump and popcount(team) == 3:
                             # defenders of a lone declarer: a top trump is theirs anyway
                             sc = 120 + rank
@@ -1221,6 +1223,26 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                             # leader is a passive lead (it sets up nothing for him), tried
                             # before cashing winners or other low leads
                             sc += 200
+                    if pair:
+                        # (DDS's weights) not into an opponent's top or second card that
+                        # plays last and is not a singleton; a suit whose second and third
+                        # cards are the side's makes its next round the side's
+                        rho = (seat + 3) & 3
+                        pd = (seat + 2) & 3
+                        hr = hl[rho * 4 + s]
+                        hp = hl[pd * 4 + s]
+                        u2 = allc & ~(1 << top)
+                        r2 = highbit_index(u2) if u2 != 0 else -1
+                        if popcount(hr) > 1 and ((hr >> top) & 1 or (r2 >= 0 and (hr >> r2) & 1)):
+                            sc -= 12
+                        u3 = u2 & ~(1 << r2) if r2 >= 0 else 0
+                        if rank != top and u3 != 0:
+                            r3 = highbit_index(u3)
+                            if (hp >> r2) & 1 and (hp >> r3) & 1:
+                                sc += 20
+                            elif popcount(hp) > 1 and (((mine >> r2) & 1 and (hp >> r3) & 1)
+                                                       or ((hp >> r2) & 1 and (mine >> r3) & 1)):
+                                sc += 13
                     sc -= opp_cards
                     if s == trump and popcount(team) == 1 and others != 0:
                         # a lone declarer draws the defenders' trumps before cashing winners
