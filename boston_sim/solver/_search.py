@@ -1144,13 +1144,16 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                 for i in range(pos):
                     if (leader + i) & 3 == lone and (leader + bp) & 3 != lone:
                         shed = True
-    rl = hand_size(hl, seat) if pos == 0 else 0
+    # a lead's penalty for the opponents' replies (LEAD_OPP_CARD): only the max game's
+    # leads (``want_own``) are scored with it
+    weigh_replies = pos == 0 and want_own
+    rl = hand_size(hl, seat) if weigh_replies else 0
     for s in range(s_lo, s_hi):
         mine = hl[seat * 4 + s]
         if mine == 0:
             continue
-        opp_cards = 0  # a lead's penalty for the opponents' replies (LEAD_OPP_CARD)
-        if pos == 0:
+        opp_cards = 0
+        if weigh_replies:
             for o in range(4):
                 if ((countmask >> o) & 1) != in_count:
                     ko = popcount(hl[o * 4 + s])
