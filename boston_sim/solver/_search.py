@@ -1248,8 +1248,17 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                                 sc += 13
                     sc -= opp_cards
                     if s == trump and popcount(team) == 1 and others != 0:
-                        # a lone declarer draws the defenders' trumps before cashing winners
-                        sc += 100
+                        # a lone declarer longer in trumps than every defender draws their
+                        # trumps before cashing winners (shorter, he keeps his trumps to ruff
+                        # with: cashing his top trump early leaves a bare "one more trick"
+                        # to prove, 20x the positions on one bid's deal)
+                        longest = 0
+                        for o in range(1, 4):
+                            ko = popcount(hl[((seat + o) & 3) * 4 + s])
+                            if ko > longest:
+                                longest = ko
+                        if popcount(mine) > longest:
+                            sc += 100
                     short = popcount(mine)
                     if s != trump and short <= 2 and others != 0 and lone_trumps > short:
                         # a lone declarer's singleton or doubleton side suit, with trumps to
