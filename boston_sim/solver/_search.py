@@ -1264,7 +1264,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                         # a lone declarer's singleton or doubleton side suit, with trumps to
                         # ruff its later rounds (after the trump leads, before his other low
                         # leads)
-                        sc += 90 - 30 * short
+                        sc += 150 - 40 * short
                 elif lone >= 0:
                     # misère, a defender leads: a suit where the declarer's lowest card is
                     # high and the lead ducks under it, so he cannot duck in turn
