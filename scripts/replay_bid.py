@@ -1,0 +1,113 @@
+"""Every search of a default ``bid``, replayed one at a time: the solver's work on real bids,
+counted in positions (free of the machine's timing noise), and the slowest searches named.
+
+    .venv/bin/python scripts/replay_bid.py HAND [HAND ...] [--seed 0] [--slowest 3]
+        [--jobs-dir DIR]
+
+For each hand, the default analysis (``analyze(hand, seed=...)``, classic Boston, both
+threads) is run once with the solver's batch entry point wrapped, to record every search it
+asks for (deal and job row); the record is kept in ``--jobs-dir`` (default: a temporary
+folder) so a second run, e.g. from a worktree of another commit, replays the same searches.
+The replay solves them serially in one workspace (a 2^22-entry table, as a bid's worker)
+and prints the trick-boundary positions entered (``P_TRICKS``), the time and a checksum of
+the answers (equal checksums: the same answers). The searches a bid asks for depend only on
+its answers, so every commit records the same ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+
+def record(hand: str, seed: int, path: str) -> None:
+    """Run the default analysis of ``hand`` and save every solver job it asks for."""
+    import numpy as np
+
+    from boston_sim import solver
+    from boston_sim.analysis import analyze
+
+    hands, jobs = [], []
+    orig = solver.solve_jobs
+
+    def wrapped(h, j, deadline=None, progress=None):
+        hands.append(np.array(h))
+        jobs.append(np.array(j))
+        return orig(h, j, deadline, progress)
+
+    solver.solve_jobs = wrapped
+    try:
+        analyze(hand, seed=seed)
+    finally:
+        solver.solve_jobs = orig
+    np.savez(path, hands=np.concatenate(hands), jobs=np.concatenate(jobs))
+
+
+def replay(path: str, slowest: int) -> tuple[int, float, int, list]:
+    """Solve the recorded jobs serially: (positions, seconds, checksum, slowest jobs)."""
+    import numpy as np
+
+    from boston_sim.solver import _driver, _search, _to_lanes
+
+    data = np.load(path)
+    hands, jobs = data["hands"], data["jobs"]
+    lanes = _to_lanes(hands)
+    ttk, ttd, mv, fr, P = _driver.new_workspace(22)
+    out = np.empty(len(jobs), np.int8)
+    rows = []
+    chk = 0
+    positions = 0
+    t0 = time.perf_counter()
+    for i in range(len(jobs)):
+        counter = np.zeros(2, np.int64)
+        P[_search.P_TRICKS] = 0
+        t = time.perf_counter()
+        _driver.solve_range_jobs(lanes[i:i + 1], jobs[i:i + 1], counter, out[i:i + 1], ttk,
+                                 ttd, mv, fr, P)
+        rows.append((int(P[_search.P_TRICKS]), time.perf_counter() - t, i))
+        positions += int(P[_search.P_TRICKS])
+        chk = (chk * 31 + int(out[i])) % 1_000_003
+    dt = time.perf_counter() - t0
+    return positions, dt, chk, sorted(rows, reverse=True)[:slowest]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("hands", nargs="+", help="13-card hands, e.g. KQ4.842.T93.AJ72")
+    ap.add_argument("--seed", type=int, default=0, help="the bid's seed (default 0, as bid's)")
+    ap.add_argument("--slowest", type=int, default=0, help="list this many slowest searches")
+    ap.add_argument("--jobs-dir", default=None, help="where the recorded searches are kept")
+    args = ap.parse_args()
+
+    import numpy as np
+
+    from boston_sim.cards import format_deal
+
+    folder = args.jobs_dir or tempfile.mkdtemp(prefix="replay_bid_")
+    os.makedirs(folder, exist_ok=True)
+    print(f"nproc {os.cpu_count()}, replay on 1 thread, seed {args.seed}, jobs in {folder}")
+    paths = [os.path.join(folder, f"{hand}_{args.seed}.npz") for hand in args.hands]
+    for hand, path in zip(args.hands, paths):
+        if not os.path.exists(path):
+            record(hand, args.seed, path)
+    total = 0
+    for hand, path in zip(args.hands, paths):
+        positions, dt, chk, slow = replay(path, args.slowest)
+        total += positions
+        data = np.load(path)
+        print(f"{hand:22s} {len(data['jobs']):5d} searches  positions {positions / 1e6:8.2f} M  "
+              f"time {dt:7.2f} s  checksum {chk}", flush=True)
+        for pos, t, i in slow:
+            print(f"    {pos / 1e6:7.2f} M {t:6.2f} s  job {data['jobs'][i].tolist()}  "
+                  f"{format_deal(data['hands'][i])}")
+    print(f"all {len(args.hands)} hands: positions {total / 1e6:.2f} M")
+
+
+if __name__ == "__main__":
+    main()
