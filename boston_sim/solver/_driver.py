@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "a2b377dc7ba518aed6f160a37d285000c1e7acbc3bd78e88eed83ab14be5fd43"
+KERNEL_SOURCES_SHA256 = "2b9f2508b24763298fee9d5e3058dd28d49156bfd6211a72ab5c17215e3c8abb"
 
 
 def new_workspace(tt_bits):

@@ -1262,8 +1262,9 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                     short = popcount(mine)
                     if s != trump and short <= 2 and others != 0 and lone_trumps > short:
                         # a lone declarer's singleton or doubleton side suit, with trumps to
-                        # ruff its later rounds (after the trump leads, before his other low
-                        # leads)
+                        # ruff its later rounds: about level with his trump leads, ahead of his
+                        # other low leads (whose suits the defenders are short in: the replies'
+                        # weight alone would put them first)
                         sc += 150 - 40 * short
                 elif lone >= 0:
                     # misère, a defender leads: a suit where the declarer's lowest card is
