@@ -49,14 +49,12 @@ def record(hand: str, seed: int, path: str) -> None:
     np.savez(path, hands=np.concatenate(hands), jobs=np.concatenate(jobs))
 
 
-def replay(path: str, slowest: int) -> tuple[int, float, int, list]:
+def replay(hands, jobs, slowest: int) -> tuple[int, float, int, list]:
     """Solve the recorded jobs serially: (positions, seconds, checksum, slowest jobs)."""
     import numpy as np
 
     from boston_sim.solver import _driver, _search, _to_lanes
 
-    data = np.load(path)
-    hands, jobs = data["hands"], data["jobs"]
     lanes = _to_lanes(hands)
     ttk, ttd, mv, fr, P = _driver.new_workspace(22)
     out = np.empty(len(jobs), np.int8)
@@ -98,9 +96,9 @@ def main() -> None:
             record(hand, args.seed, path)
     total = 0
     for hand, path in zip(args.hands, paths):
-        positions, dt, chk, slow = replay(path, args.slowest)
-        total += positions
         data = np.load(path)
+        positions, dt, chk, slow = replay(data["hands"], data["jobs"], args.slowest)
+        total += positions
         print(f"{hand:22s} {len(data['jobs']):5d} searches  positions {positions / 1e6:8.2f} M  "
               f"time {dt:7.2f} s  checksum {chk}", flush=True)
         for pos, t, i in slow:

@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "2b9f2508b24763298fee9d5e3058dd28d49156bfd6211a72ab5c17215e3c8abb"
+KERNEL_SOURCES_SHA256 = "868ef1e12dfe152ac40305905c1aac24f9215d431e48a012625081fe7aa01f4e"
 
 
 def new_workspace(tt_bits):

@@ -1153,10 +1153,13 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
         if mine == 0:
             continue
         opp_cards = 0
+        opp_longest = 0  # the opponents' longest holding of the suit
         if weigh_replies:
             for o in range(4):
                 if ((countmask >> o) & 1) != in_count:
                     ko = popcount(hl[o * 4 + s])
+                    if ko > opp_longest:
+                        opp_longest = ko
                     opp_cards += LEAD_OPP_CARD * (ko if ko > 0 else rl + 1)
         others = 0
         for o in range(4):
@@ -1252,12 +1255,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                         # trumps before cashing winners (shorter, he keeps his trumps to ruff
                         # with: cashing his top trump early leaves a bare "one more trick"
                         # to prove, 20x the positions on one bid's deal)
-                        longest = 0
-                        for o in range(1, 4):
-                            ko = popcount(hl[((seat + o) & 3) * 4 + s])
-                            if ko > longest:
-                                longest = ko
-                        if popcount(mine) > longest:
+                        if popcount(mine) > opp_longest:
                             sc += 100
                     short = popcount(mine)
                     if s != trump and short <= 2 and others != 0 and lone_trumps > short:
