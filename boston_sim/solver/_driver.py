@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "868ef1e12dfe152ac40305905c1aac24f9215d431e48a012625081fe7aa01f4e"
+KERNEL_SOURCES_SHA256 = "ea4b64fbcabb5c3d0086a9d37d86cb1432bc2f14657d73efbfecc01989426297"
 
 
 def new_workspace(tt_bits):
