@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "ea4b64fbcabb5c3d0086a9d37d86cb1432bc2f14657d73efbfecc01989426297"
+KERNEL_SOURCES_SHA256 = "106a1dc564c3e91004bbc6726410156c415bdf105f533bd0b35329506db06e6f"
 
 
 def new_workspace(tt_bits):

@@ -738,6 +738,19 @@ def forced_win(hl, seat, trump, d, tb, row, col):
 
 
 @njit(**JIT_NONRT)
+def ducks_in_suit(hl, s, d):
+    """In suit ``s``, is each ``i``-th lowest card of seat ``d`` below the other hands' ``i``-th
+    lowest card (``i`` up to the shorter holding)? The one-suit test of ``always_under``."""
+    x, e = split_suit(hl, s, 1 << d)
+    while x != 0 and e != 0:
+        if (x & -x) > (e & -e):
+            return False
+        x &= x - 1
+        e &= e - 1
+    return True
+
+
+@njit(**JIT_NONRT)
 def always_under(hl, trump, d, tb, row, col):
     """Misère game, the lone declarer ``d`` not on lead (he has no trump, or no trump
     contract): can he play under every trick from here on? Yes when, in every suit, his
@@ -755,12 +768,8 @@ def always_under(hl, trump, d, tb, row, col):
     if trump != NT and hl[d * 4 + trump] != 0:
         return False
     for s in range(4):
-        x, e = split_suit(hl, s, 1 << d)
-        while x != 0 and e != 0:
-            if (x & -x) > (e & -e):
-                return False
-            x &= x - 1
-            e &= e - 1
+        if not ducks_in_suit(hl, s, d):
+            return False
     for s in range(4):
         tb[row, col + s] = 16
         u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
@@ -1096,6 +1105,15 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     lone = -1  # the lone declarer, when a defender plays in the misère game
     if is_max and not in_count and maxmask == 15 ^ countmask and popcount(countmask) == 1:
         lone = lowbit_index(countmask)
+    # the lone declarer of the misère game, void in the suit led: which suits threaten him
+    mis_decl = (not is_max and in_count and maxmask == 15 ^ countmask
+                and popcount(countmask) == 1 and pos > 0
+                and hl[seat * 4 + (fr[ply - pos, F_CARD] >> 4)] == 0)
+    danger = 0  # bit per suit: he may not be able to duck every round of it
+    if mis_decl:
+        for s in range(4):
+            if not ducks_in_suit(hl, s, seat):
+                danger |= 1 << s
     # two against two (a lone player's opponents share out the ruffs less simply)
     pair = popcount(countmask) == 2
     team = countmask if in_count else 15 ^ countmask
@@ -1313,6 +1331,11 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                         sc += 2 * popcount(mine)
                 if duck_first and not bt:
                     sc += 1000
+                if mis_decl:
+                    # the misère declarer discarding: first from a suit where a defence of
+                    # low leads could force him (his i-th lowest card not below the others'
+                    # i-th lowest), the highest card of it
+                    sc = 500 + rank + (64 if (danger >> s) & 1 else 0)
                 if shed and not bt:
                     # misère defender whose card cannot matter to this trick (a discard, or
                     # the declarer already beaten): shed high cards, keep low ones to lead
