@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "106a1dc564c3e91004bbc6726410156c415bdf105f533bd0b35329506db06e6f"
+KERNEL_SOURCES_SHA256 = "18c41799a98b3c195c02d115d2d161103e096f5302a82911376f90fad07b5c7e"
 
 
 def new_workspace(tt_bits):

@@ -68,7 +68,7 @@ MAX_PLY = 64  # 13 tricks x 4 cards, plus slack
 MOVE_SLOTS = 16  # at most 14 cards of one lane / 13 cards in hand
 PROBE_PLIES = 12  # misère defenders' nodes above this ply try their moves with node budgets
 PROBE_NODES = 1024  # the first pass's budget per move (4096 until the eighteenth session: the
-# bids' misère questions then cost 13% more positions, docs/PERFORMANCE.md)
+# bids' misère questions then cost 14% more positions, docs/PERFORMANCE.md)
 # lead ordering: points off a lead per card the opponents hold in its suit (a void opponent
 # counts as one more than the tricks left: he may play any card), which keeps their replies,
 # and so the proof, small (DDS's weight); bonuses of the two killer leads
