@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "18c41799a98b3c195c02d115d2d161103e096f5302a82911376f90fad07b5c7e"
+KERNEL_SOURCES_SHA256 = "ef0aba430dec6f779ab50242bccd8b4d96f931dd22f9f044203136820e4e78e5"
 
 
 def new_workspace(tt_bits):

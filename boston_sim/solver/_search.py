@@ -1331,11 +1331,11 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                         sc += 2 * popcount(mine)
                 if duck_first and not bt:
                     sc += 1000
-                if mis_decl:
-                    # the misère declarer discarding: first from a suit where a defence of
-                    # low leads could force him (his i-th lowest card not below the others'
-                    # i-th lowest), the highest card of it
-                    sc = 500 + rank + (64 if (danger >> s) & 1 else 0)
+                if (danger >> s) & 1:
+                    # the misère declarer discarding (his highest card first, as any discard
+                    # that loses the trick): first from a suit where a defence of low leads
+                    # could force him (his i-th lowest card not below the others' i-th lowest)
+                    sc += 64
                 if shed and not bt:
                     # misère defender whose card cannot matter to this trick (a discard, or
                     # the declarer already beaten): shed high cards, keep low ones to lead
