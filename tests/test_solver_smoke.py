@@ -286,21 +286,20 @@ def test_batch_progress_is_reported_in_the_calling_thread_and_adds_up():
         numba.set_num_threads(before)
 
 
-def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_usable():
+def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_usable(
+        monkeypatch):
     """An exception in the calling thread while the workers run (here raised by the progress
-    callback; Ctrl-C is the same) makes them give up, is raised from solve_jobs before the
-    batch would have ended, and the next batch gets the full answers."""
-    import time
-
+    callback; Ctrl-C is the same) makes them give up: the jobs not finished by then are
+    left unanswered (-1), the exception is raised from solve_jobs, and the next batch gets
+    the full answers. (Checked on the batch's own answers, not on its time: a busy machine
+    slows every run alike.)"""
+    import boston_sim.solver as solver
     from boston_sim.solver import solve_jobs, value_job
 
     # the same 12 deals four times: the first jobs end long before the batch does
     deals = np.concatenate([_random_deals(12, 9)] * 4)
     jobs = np.tile(np.asarray(value_job(4, 0, 0b0001), dtype=np.int64), (len(deals), 1))
     full = solve_jobs(deals, jobs)
-    t = time.perf_counter()
-    solve_jobs(deals, jobs)
-    took = time.perf_counter() - t
 
     class Stop(Exception):
         pass
@@ -308,10 +307,20 @@ def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_
     def stop(n: int) -> None:
         raise Stop
 
-    t = time.perf_counter()
+    seen: dict[str, np.ndarray] = {}
+    watched = solver._run_watched
+
+    def spy(kernel, args, counter, P, progress):
+        seen["out"] = args[2]  # the batch's answers, filled by the workers
+        return watched(kernel, args, counter, P, progress)
+
+    monkeypatch.setattr(solver, "_run_watched", spy)
     with pytest.raises(Stop):
         solve_jobs(deals, jobs, progress=stop)
-    assert time.perf_counter() - t < took / 2
+    out = seen["out"]
+    assert (out == -1).any()  # given up before the batch was over
+    done = out >= 0
+    assert (out[done] == full[done]).all()
     assert (solve_jobs(deals, jobs) == full).all()
 
 
