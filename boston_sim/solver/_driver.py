@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "ef0aba430dec6f779ab50242bccd8b4d96f931dd22f9f044203136820e4e78e5"
+KERNEL_SOURCES_SHA256 = "50a4559bf299bf8f64886970c8fe11145866b4c60e9888c8002268029b5a134d"
 
 
 def new_workspace(tt_bits):
