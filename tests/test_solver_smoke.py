@@ -291,8 +291,8 @@ def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_
     """An exception in the calling thread while the workers run (here raised by the progress
     callback; Ctrl-C is the same) makes them give up: the jobs not finished by then are
     left unanswered (-1), the exception is raised from solve_jobs, and the next batch gets
-    the full answers. (Checked on the batch's own answers, not on its time: a busy machine
-    slows every run alike.)"""
+    the full answers. (Checked on the batch's own answers, not on its time, which a busy
+    machine can stretch.)"""
     import boston_sim.solver as solver
     from boston_sim.solver import solve_jobs, value_job
 
