@@ -42,6 +42,7 @@ from boston_sim.solver._search import (
     split_top_trumps,
     stoppers,
     sure_trick,
+    winning_pos,
     team_quick_tricks,
     trump_behind_rho,
     trump_bounds,
@@ -495,7 +496,8 @@ def test_sure_trick_names_a_side_that_wins_the_trick_whatever_the_others_play(n:
         for i, card in enumerate(played):
             fr[i, F_CARD] = card
         pos = len(played)
-        c = int(sure_trick(lanes(hands), fr, pos, leader, pos, trump, side, both_win))
+        bp = int(winning_pos(fr, 0, pos, trump))
+        c = int(sure_trick(lanes(hands), fr, pos, leader, pos, trump, side, both_win, bp))
         if c < 0:
             continue
         card = c & 63

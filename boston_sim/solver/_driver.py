@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "50a4559bf299bf8f64886970c8fe11145866b4c60e9888c8002268029b5a134d"
+KERNEL_SOURCES_SHA256 = "63dc8eae43e4957caa51f0a2ae2dd0e699e0132dd2588049c14a2855eda93016"
 
 
 def new_workspace(tt_bits):

@@ -1057,17 +1057,17 @@ def winning_pos(fr, base, n, trump):
 
 
 @njit(**JIT_NONRT)
-def sure_trick(hl, fr, ply, leader, pos, trump, countmask, both_win):
+def sure_trick(hl, fr, ply, leader, pos, trump, countmask, both_win, bp):
     """Inside a trick (``pos`` > 0, the seat at ``pos`` to play): is the trick's winning side
     already known? The card that will win it for sure, plus 64 if it is the counted side's, or
     -1. Sure when the card winning the trick so far can be beaten by no later opponent of
     its holder, or (``both_win``: both sides want to win tricks, the plain max game) when the
     seat to play holds a card that beats it and that no later opponent can beat: his highest
     of the suit led, or when void in it, his highest trump. The answer depends on who holds
-    the cards above the winning one in its suit."""
+    the cards above the winning one in its suit. (``bp``: the position in the trick of the
+    card winning it so far.)"""
     base = ply - pos
     led = fr[base, F_CARD] >> 4
-    bp = winning_pos(fr, base, pos, trump)
     best = fr[base + bp, F_CARD]
     ws = (leader + bp) & 3
     team = countmask if (countmask >> ws) & 1 else 15 ^ countmask
@@ -1089,7 +1089,7 @@ def sure_trick(hl, fr, ply, leader, pos, trump, countmask, both_win):
     return -1
 
 
-@njit(**JIT_NONRT)
+@njit(**JIT_NONRT, inline="always")  # (its only caller is _enter: one copy)
 def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     """Fill ``mv[ply]`` with the legal moves of ``seat`` (one card per group of equivalent
     cards: the highest of the group, with the group's lowest rank in the third block), ordered
@@ -1124,7 +1124,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     # a defender of a lone declarer (seat ``decl``) in the max game
     decl = lowbit_index(countmask) if popcount(team) == 3 and maxmask == countmask else -1
     # ... leading, while the declarer needs over a third of the tricks left (passive leads)
-    passive = decl >= 0 and pos == 0 and 3 * fr[ply, F_NEED] > hand_size(hl, seat)
+    passive = decl >= 0 and pos == 0 and 3 * fr[ply, F_NEED] > fr[ply, F_R]
     shed = False
     n = 0
     s_lo = 0
@@ -1140,7 +1140,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
         if hl[seat * 4 + led] != 0:
             s_lo = led
             s_hi = led + 1
-        bp = winning_pos(fr, base, pos, trump)
+        bp = fr[ply - 1, F_BP]
         best = fr[base + bp, F_CARD]
         wseat = (leader + bp) & 3
         same = 1 if ((countmask >> wseat) & 1) == in_count else 0
@@ -1166,7 +1166,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     # a lead's penalty for the opponents' replies (LEAD_OPP_CARD): only the max game's
     # leads (``want_own``) are scored with it
     weigh_replies = pos == 0 and want_own
-    rl = hand_size(hl, seat) if weigh_replies else 0
+    rl = fr[ply, F_R] if weigh_replies else 0
     for s in range(s_lo, s_hi):
         mine = hl[seat * 4 + s]
         if mine == 0:
@@ -1395,7 +1395,9 @@ F_UNK = 29  # probing node: the moves whose probe ran out of budget (bit per mov
 F_LIM = 30  # probing node with a probe running: its node limit
 F_OUTER = 31  # ... P_PROBE before it started (the running probe above it, a chain)
 F_MINLIM = 32  # ... the smallest limit of it and the probes above it
-F_KILL = 33  # KILL_FIELDS fields: per seat, the last two cards with which that seat's lead at
+F_BP = 33  # the position in the trick (0: the lead) of the card winning it so far (this ply's too)
+F_R = 34  # at a trick boundary: the cards each hand holds
+F_KILL = 35  # KILL_FIELDS fields: per seat, the last two cards with which that seat's lead at
 # this ply cut off (a bonus for its next lead there; a card is only offered to its holder)
 KILL_FIELDS = 8
 F_SIZE = F_KILL + KILL_FIELDS
@@ -1445,6 +1447,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     if pos == 0:
         P[P_TRICKS] += 1
         r = hand_size(hl, seat)
+        fr[ply, F_R] = r
         need = target - won
         fr[ply, F_NEED] = need
         if exact:
@@ -1594,9 +1597,10 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
         # inside a trick: decided when the trick's winner is known and this trick settles the
         # question (the counted side needs just one more, or can lose none)
         need = target - won
-        r = hand_size(hl, seat)
+        r = fr[ply - pos, F_R]  # (this hand has not played to the trick yet)
         if need == 1 or need == r:
-            c = sure_trick(hl, fr, ply, leader, pos, trump, countmask, P[P_MAXMASK] == countmask)
+            c = sure_trick(hl, fr, ply, leader, pos, trump, countmask, P[P_MAXMASK] == countmask,
+                           fr[ply - 1, F_BP])
             if c >= 0 and (need == 1 if c >= 64 else need == r):
                 fr[ply, F_T + ((c >> 4) & 3)] = c & 15
                 return 1 if c >= 64 else 0
@@ -1611,9 +1615,8 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
 @njit(**JIT_NONRT)
 def _close(hl, ttk, ttd, P, fr, ply, result):
     """Record the answer of a trick-boundary node in the table, generalised to every position
-    with the same lengths and the same owners of the cards that mattered (partition search)."""
-    if fr[ply, F_POS] != 0:
-        return
+    with the same lengths and the same owners of the cards that mattered (partition search).
+    (Only called for trick boundaries.)"""
     leader = fr[ply, F_LEADER]
     need = fr[ply, F_NEED]
     if P[P_EXACT]:
@@ -1699,8 +1702,15 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
     fr[0, F_POS] = 0
     fr[0, F_WON] = 0
     P[P_PROBE] = 0
+    # only a misère defence probes (see _probe_setup): in other games no node ever does
+    probing = (P[P_EXACT] == 0 and P[P_MAXMASK] == 15 ^ countmask
+               and popcount(countmask) == 1)
+    if not probing:
+        for q in range(MAX_PLY):
+            fr[q, F_PASS] = 0
+            fr[q, F_UNK] = 0
     val = _enter(hl, ttk, ttd, mv, P, fr, ply, target)
-    if val < 0:
+    if val < 0 and probing:
         _probe_setup(P, fr, ply, countmask)
     while True:
         if val < 0:
@@ -1734,7 +1744,8 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                     th = fr[ply, F_T + s]
                     if (c & 15) >= th > lo:
                         fr[ply, F_T + s] = lo
-                _close(hl, ttk, ttd, P, fr, ply, val)
+                if fr[ply, F_POS] == 0:
+                    _close(hl, ttk, ttd, P, fr, ply, val)
             else:
                 card = mv[ply, i]
                 ld = fr[ply, F_LEADER]
@@ -1742,9 +1753,15 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                 seat = (ld + pos) & 3
                 hl[seat * 4 + (card >> 4)] ^= 1 << (card & 15)
                 fr[ply, F_CARD] = card
+                # the trick's winning card so far
+                bp = I0
+                if pos > 0:
+                    bp = fr[ply - 1, F_BP]
+                    if beats(card, fr[ply - pos + bp, F_CARD], trump):
+                        bp = pos
+                fr[ply, F_BP] = bp
                 if pos == 3:
                     base = ply - 3
-                    bp = winning_pos(fr, base, np.int64(4), trump)
                     w = (ld + bp) & 3
                     fr[ply, F_WIN] = _won_on_rank(fr, base, bp)
                     fr[ply + 1, F_LEADER] = w
@@ -1785,7 +1802,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                         fr[ply, F_UNK] |= 1 << fr[ply, F_IDX]
                         fr[ply, F_IDX] += 1
                         _end_probe(P, fr, ply)
-                    else:
+                    elif probing:
                         _probe_setup(P, fr, ply, countmask)
                 continue
         # val is the answer of the node at ply: hand it to the parent
@@ -1811,7 +1828,8 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
             if fr[ply, k] != card:
                 fr[ply, k + 1] = fr[ply, k]
                 fr[ply, k] = card
-            _close(hl, ttk, ttd, P, fr, ply, val)
+            if fr[ply, F_POS] == 0:
+                _close(hl, ttk, ttd, P, fr, ply, val)
         else:
             for s in range(4):
                 if fr[ply + 1, F_T + s] < fr[ply, F_T + s]:
