@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "63dc8eae43e4957caa51f0a2ae2dd0e699e0132dd2588049c14a2855eda93016"
+KERNEL_SOURCES_SHA256 = "9e16f4cfcc4b9fc05ac37ecebdbad80c125cdbea7f09a2d2af7fbaeced9b5d85"
 
 
 def new_workspace(tt_bits):
@@ -101,7 +101,7 @@ def new_workspaces(n, tt_bits):
     size = 1 << tt_bits
     heads = size >> 2
     ttk = _zeros_huge((n, 7 * size))
-    ttd = _zeros_huge((n, size + 3 * heads))
+    ttd = _zeros_huge((n, size + 5 * heads))
     mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros((n, P_SIZE), dtype=np.int64)
     fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)

@@ -862,9 +862,11 @@ def _head(lens, leader, mask):
 #   ttk[7*i .. 7*i+6] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next serial, own serial
 #   ttd[i]            = reachable / unreachable sets, leader
 #   ttd[pool + h]     = chain head for hash h: (generation << 40) | serial of the newest entry
-#   ttd[pool + heads + 2g], ttd[pool + heads + 2g + 1] = for hash g of (lens, leader): the
-#                       shapes that have a chain (bit t for shape t < 63 in the first word,
-#                       bit t - 63 of the second, whose bits 32+ hold the generation)
+#   ttd[pool + heads + 4g .. 4g + 3] = for hash g of (lens, leader), 32 bytes: the shapes that
+#                       have a chain (bit t for shape t < 63 in the first word, bit t - 63 of
+#                       the second, whose bits 32+ hold the generation), then a 128-bit filter
+#                       of the chains stored (bit h % 128 for chain hash h): a lookup skips the
+#                       chains whose bit is clear without reading their heads
 # Positions sharing the lengths are many (every way the small cards can lie), so a chain, not a
 # fixed bucket, holds them; splitting the chains by shape and owners leaves a lookup few
 # entries to read that cannot match (where every card of a suit matters, as in a lone
@@ -950,7 +952,7 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     entry of these lengths and leader has. Returns (answer, slot): answer 1 / 0 if an entry
     settles "need", else -1; slot of the settling entry (-1 if none)."""
     m = P[P_TTMASK]
-    g = P[P_POOL] + m + 1 + 2 * _head(lens, leader, m)
+    g = P[P_POOL] + m + 1 + 4 * _head(lens, leader, m)
     hi = ttd[g + 1]
     if (hi >> 32) != P[P_GEN]:
         return -1, -1
@@ -960,8 +962,10 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
             b = highbit_index(x)
             x ^= 1 << b
             t = b + (_SHAPES_LOW if part == 0 else 0)
-            a, i = _scan(ttk, ttd, P, _chain(lens, leader, t, w1, w2, m), lens, w1, w2,
-                         leader, need)
+            h = _chain(lens, leader, t, w1, w2, m)
+            if ((ttd[g + 2 + ((h >> 6) & 1)] >> (h & 63)) & 1) == 0:
+                continue  # no entry of this chain stored
+            a, i = _scan(ttk, ttd, P, h, lens, w1, w2, leader, need)
             if a >= 0:
                 return a, i
     return -1, -1
@@ -981,11 +985,15 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose):
     pmask = pool - 1
     gen = P[P_GEN]
     t = _shape(lens, m1, m2)
-    h = pool + _chain(lens, leader, t, w1, w2, P[P_TTMASK])
-    g = pool + P[P_TTMASK] + 1 + 2 * _head(lens, leader, P[P_TTMASK])
+    hc = _chain(lens, leader, t, w1, w2, P[P_TTMASK])
+    h = pool + hc
+    g = pool + P[P_TTMASK] + 1 + 4 * _head(lens, leader, P[P_TTMASK])
     if (ttd[g + 1] >> 32) != gen:
         ttd[g] = 0
         ttd[g + 1] = gen << 32
+        ttd[g + 2] = 0
+        ttd[g + 3] = 0
+    ttd[g + 2 + ((hc >> 6) & 1)] |= 1 << (hc & 63)
     if t < _SHAPES_LOW:
         ttd[g] |= 1 << t
     else:
