@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "9e16f4cfcc4b9fc05ac37ecebdbad80c125cdbea7f09a2d2af7fbaeced9b5d85"
+KERNEL_SOURCES_SHA256 = "ca616e93381cfc7df1359f9a2bd054b02062940b1d4808aa2492e378b20dd783"
 
 
 def new_workspace(tt_bits):

@@ -876,6 +876,8 @@ def _head(lens, leader, mask):
 # different serial. A new game bumps the generation, emptying every chain.
 _SERIAL_MASK = (1 << 40) - 1
 _SHAPES_LOW = 63  # shapes with their bit in the first word of a (lens, leader) bitmap
+_SHAPES_HIGH = (1 << 18) - 1  # the other 18 shapes' bits in the second word
+_MRU_SHIFT = 18  # 7 bits of the second word: 1 + the shape of the last entry found, 0: none
 
 
 @njit(**JIT_NONRT)
@@ -956,17 +958,28 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     hi = ttd[g + 1]
     if (hi >> 32) != P[P_GEN]:
         return -1, -1
+    # the shape of the last hit here first
+    first = ((hi >> _MRU_SHIFT) & 127) - 1
+    if first >= 0:
+        h = _chain(lens, leader, first, w1, w2, m)
+        if ((ttd[g + 2 + ((h >> 6) & 1)] >> (h & 63)) & 1) != 0:
+            a, i = _scan(ttk, ttd, P, h, lens, w1, w2, leader, need)
+            if a >= 0:
+                return a, i
     for part in range(2):
-        x = (hi & 0xFFFFFFFF) if part == 0 else ttd[g]
+        x = (hi & _SHAPES_HIGH) if part == 0 else ttd[g]
         while x != 0:
             b = highbit_index(x)
             x ^= 1 << b
             t = b + (_SHAPES_LOW if part == 0 else 0)
+            if t == first:
+                continue
             h = _chain(lens, leader, t, w1, w2, m)
             if ((ttd[g + 2 + ((h >> 6) & 1)] >> (h & 63)) & 1) == 0:
                 continue  # no entry of this chain stored
             a, i = _scan(ttk, ttd, P, h, lens, w1, w2, leader, need)
             if a >= 0:
+                ttd[g + 1] = (hi & ~(127 << _MRU_SHIFT)) | ((t + 1) << _MRU_SHIFT)
                 return a, i
     return -1, -1
 
