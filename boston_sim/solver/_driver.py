@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "ca616e93381cfc7df1359f9a2bd054b02062940b1d4808aa2492e378b20dd783"
+KERNEL_SOURCES_SHA256 = "5c9fa2c3bd03aea66357e6355e559cf6f6288f6f9abba4fa4c7d84d4395abb6b"
 
 
 def new_workspace(tt_bits):

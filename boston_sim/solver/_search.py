@@ -830,11 +830,8 @@ def _key_after_trick(hl, fr, prev):
         lens -= 1 << (16 * s + 4 * ((ld + i) & 3))
         # the suit's cards before this one is taken out: those still held, and the trick's
         # cards not yet taken out
-        u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
-        for k in range(i + 1, 4):
-            ck = fr[prev + k, F_CARD]
-            if (ck >> 4) == s:
-                u |= 1 << (ck & 15)
+        later = fr[prev + 3, F_TM] & ~fr[prev + i, F_TM]
+        u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s] | ((later >> (16 * s)) & 0xFFFF)
         j = 2 * popcount(u >> (r + 1))
         sh = 32 * (s & 1)
         w = w1 if s < 2 else w2
@@ -1201,13 +1198,10 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                     if ko > opp_longest:
                         opp_longest = ko
                     opp_cards += LEAD_OPP_CARD * (ko if ko > 0 else rl + 1)
-        others = 0
-        for o in range(4):
-            if o != seat:
-                others |= hl[o * 4 + s]
-        for i in range(base, ply):
-            if (fr[i, F_CARD] >> 4) == s:
-                others |= 1 << (fr[i, F_CARD] & 15)
+        # the other hands' cards of the suit, and those played to the trick
+        others = (hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]) & ~mine
+        if pos > 0:
+            others |= (fr[ply - 1, F_TM] >> (16 * s)) & 0xFFFF
         allc = mine | others
         top = highbit_index(allc)
         x = mine
@@ -1418,7 +1412,8 @@ F_OUTER = 31  # ... P_PROBE before it started (the running probe above it, a cha
 F_MINLIM = 32  # ... the smallest limit of it and the probes above it
 F_BP = 33  # the position in the trick (0: the lead) of the card winning it so far (this ply's too)
 F_R = 34  # at a trick boundary: the cards each hand holds
-F_KILL = 35  # KILL_FIELDS fields: per seat, the last two cards with which that seat's lead at
+F_TM = 35  # the cards played to the trick so far, this ply's included (bit s * 16 + rank)
+F_KILL = 36  # KILL_FIELDS fields: per seat, the last two cards with which that seat's lead at
 # this ply cut off (a bonus for its next lead there; a card is only offered to its holder)
 KILL_FIELDS = 8
 F_SIZE = F_KILL + KILL_FIELDS
@@ -1781,6 +1776,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                     if beats(card, fr[ply - pos + bp, F_CARD], trump):
                         bp = pos
                 fr[ply, F_BP] = bp
+                fr[ply, F_TM] = (fr[ply - 1, F_TM] if pos > 0 else 0) | (1 << card)
                 if pos == 3:
                     base = ply - 3
                     w = (ld + bp) & 3
