@@ -42,10 +42,10 @@ from boston_sim.solver._search import (
     split_top_trumps,
     stoppers,
     sure_trick,
-    winning_pos,
     team_quick_tricks,
     trump_behind_rho,
     trump_bounds,
+    winning_pos,
 )
 
 SIDES = (0b0001, 0b0010, 0b0101, 0b0011, 0b1110)
