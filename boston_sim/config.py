@@ -24,9 +24,9 @@ JIT_NONRT: dict = {**JIT, "_nrt": False}
 # Batch entry points parallelise over deals with prange.
 JIT_PARALLEL: dict = {"cache": True, "fastmath": False, "nogil": True, "parallel": True}
 
-# Transposition-table pool size (2**bits entries, ~66 bytes each with the chain heads) per
+# Transposition-table pool size (2**bits entries, 74 bytes each with the chain heads and maps) per
 # worker; when a search fills it the oldest entries are overwritten (re-searched later), so
 # keep it large. The table is allocated as zero pages, so only the part a search touches
-# costs memory: 2**22 (~280 MB per worker at most) halves the slowest 1 v 3 searches seen
+# costs memory: 2**22 (~310 MB per worker at most) halves the slowest 1 v 3 searches seen
 # against 2**20 (docs/PERFORMANCE.md). BOSTON_SIM_TT_BITS overrides.
 SOLVER_TT_BITS: int = int(os.environ.get("BOSTON_SIM_TT_BITS", "22"))
