@@ -945,6 +945,16 @@ def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need):
     return -1, -1
 
 
+@njit(**JIT_NONRT, inline="always")
+def _scan_shape(ttk, ttd, P, g, t, lens, w1, w2, leader, need):
+    """Scan the chain of shape ``t`` for the position (bucket ``g``), unless the bucket's
+    filter shows that no entry of it was stored; returns (answer, slot) as ``tt_lookup``."""
+    h = _chain(lens, leader, t, w1, w2, P[P_TTMASK])
+    if ((ttd[g + 2 + ((h >> 6) & 1)] >> (h & 63)) & 1) == 0:
+        return -1, -1
+    return _scan(ttk, ttd, P, h, lens, w1, w2, leader, need)
+
+
 @njit(**JIT_NONRT)
 def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     """Scan the chains that may hold entries matching the position: one per shape that some
@@ -958,11 +968,9 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     # the shape of the last hit here first
     first = ((hi >> _MRU_SHIFT) & 127) - 1
     if first >= 0:
-        h = _chain(lens, leader, first, w1, w2, m)
-        if ((ttd[g + 2 + ((h >> 6) & 1)] >> (h & 63)) & 1) != 0:
-            a, i = _scan(ttk, ttd, P, h, lens, w1, w2, leader, need)
-            if a >= 0:
-                return a, i
+        a, i = _scan_shape(ttk, ttd, P, g, first, lens, w1, w2, leader, need)
+        if a >= 0:
+            return a, i
     for part in range(2):
         x = (hi & _SHAPES_HIGH) if part == 0 else ttd[g]
         while x != 0:
@@ -971,10 +979,7 @@ def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
             t = b + (_SHAPES_LOW if part == 0 else 0)
             if t == first:
                 continue
-            h = _chain(lens, leader, t, w1, w2, m)
-            if ((ttd[g + 2 + ((h >> 6) & 1)] >> (h & 63)) & 1) == 0:
-                continue  # no entry of this chain stored
-            a, i = _scan(ttk, ttd, P, h, lens, w1, w2, leader, need)
+            a, i = _scan_shape(ttk, ttd, P, g, t, lens, w1, w2, leader, need)
             if a >= 0:
                 ttd[g + 1] = (hi & ~(127 << _MRU_SHIFT)) | ((t + 1) << _MRU_SHIFT)
                 return a, i
@@ -1420,16 +1425,11 @@ F_SIZE = F_KILL + KILL_FIELDS
 
 
 @njit(**JIT_NONRT)
-def _won_on_rank(fr, base, bp):
-    """The winning card of the trick played at plies ``base`` .. ``base + 3`` (won by the
-    card at ``base + bp``) if the trick was won on rank, i.e. another card of the winner's
-    suit was played to it (then that rank matters), else -1."""
-    wc = fr[base + bp, F_CARD]
-    n = 0
-    for j in range(base, base + 4):
-        if (fr[j, F_CARD] >> 4) == (wc >> 4):
-            n += 1
-    return wc if n >= 2 else -1
+def _won_on_rank(wc, tm):
+    """The trick's winning card ``wc`` if the trick (its cards: mask ``tm``, bit s * 16 +
+    rank) was won on rank, i.e. another card of the winner's suit was played to it (then that
+    rank matters), else -1."""
+    return wc if popcount((tm >> (16 * (wc >> 4))) & 0xFFFF) >= 2 else -1
 
 
 @njit(**JIT_NONRT)
@@ -1438,7 +1438,10 @@ def _trick_relevance(fr, last, trump, row):
     its suit to it)."""
     base = last - 3
     bp = winning_pos(fr, base, np.int64(4), trump)
-    wc = _won_on_rank(fr, base, bp)
+    tm = 0
+    for j in range(base, base + 4):
+        tm |= 1 << fr[j, F_CARD]
+    wc = _won_on_rank(fr[base + bp, F_CARD], tm)
     if wc >= 0 and (wc & 15) < fr[row, F_T + (wc >> 4)]:
         fr[row, F_T + (wc >> 4)] = wc & 15
 
@@ -1780,7 +1783,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                 if pos == 3:
                     base = ply - 3
                     w = (ld + bp) & 3
-                    fr[ply, F_WIN] = _won_on_rank(fr, base, bp)
+                    fr[ply, F_WIN] = _won_on_rank(fr[base + bp, F_CARD], fr[ply, F_TM])
                     fr[ply + 1, F_LEADER] = w
                     fr[ply + 1, F_POS] = 0
                     fr[ply + 1, F_WON] = fr[ply, F_WON] + ((countmask >> w) & 1)
