@@ -1438,7 +1438,7 @@ def _trick_relevance(fr, last, trump, row):
     its suit to it)."""
     base = last - 3
     bp = winning_pos(fr, base, np.int64(4), trump)
-    tm = 0
+    tm = I0
     for j in range(base, base + 4):
         tm |= 1 << fr[j, F_CARD]
     wc = _won_on_rank(fr[base + bp, F_CARD], tm)
