@@ -207,6 +207,29 @@ def test_work_on_a_deal_does_not_depend_on_the_deals_before_it():
         assert after == fresh
 
 
+def test_each_game_fills_the_table_from_the_start_of_its_pool():
+    """A new game writes its entries from the pool's first slot again (memory the last game
+    warmed), not after the last game's: after two games the pool holds as many entries as the
+    second game alone stores, and the answers are those of a fresh workspace."""
+    from boston_sim.solver import _to_lanes
+    from boston_sim.solver._driver import new_workspace, solve_value
+    from boston_sim.solver._search import P_FREE
+
+    lanes = _to_lanes(_random_deals(2, 9))
+
+    def game(ws, i: int) -> int:
+        return int(solve_value(lanes[i].copy(), 4, 1, 0b0101, 0, -1, *ws))
+
+    fresh = new_workspace(16)
+    alone = game(fresh, 1)
+    stored = int(fresh[4][P_FREE])
+    used = new_workspace(16)
+    game(used, 0)
+    assert int(used[4][P_FREE]) > 0
+    assert game(used, 1) == alone
+    assert int(used[4][P_FREE]) == stored
+
+
 def test_an_aborted_search_gives_up_and_restores_the_hands():
     """With the abort flag set, a search that expands 4096 nodes returns -1, with the hands as
     they were (a question settled sooner still answers); without it the same search answers."""

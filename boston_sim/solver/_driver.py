@@ -123,6 +123,9 @@ def _setup(P, ttd, trump, maxmask, countmask, exact):
         ttd[:] = 0
         g = 1
     P[P_GEN] = g
+    # the new game's entries fill the pool from its start: memory recently used, and so still
+    # mapped and cached, instead of the next part of the ring
+    P[P_FREE] = 0
 
 
 @njit(**JIT)
