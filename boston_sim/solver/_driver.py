@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "b1276b39becc36a0458d2caf9564a6430e851822423dd1ba775891c2a1145935"
+KERNEL_SOURCES_SHA256 = "26b976578886b531e0fa687cd7a57131ab24a299be8ced5b93cd6f855412676c"
 
 
 def new_workspace(tt_bits):

@@ -870,7 +870,10 @@ def _head(lens, leader, mask):
 # declarer's misère proofs, a chain of top-card owners alone grew to hundreds of entries).
 # Entry number ``serial`` lives in slot ``serial % pool``; when the pool is full the oldest
 # entries are overwritten, and a chain simply ends where the slot it points to holds a
-# different serial. A new game bumps the generation, emptying every chain.
+# different serial. A new game bumps the generation, emptying every chain, and restarts the
+# serials at 0 (the driver's ``_setup``): its entries go to memory the last game warmed. An older
+# game's entry left in a slot with the same serial is never read, since only chains whose head
+# carries the current generation are followed, and they point only to entries written since.
 _SERIAL_MASK = (1 << 40) - 1
 _SHAPES_LOW = 63  # shapes with their bit in the first word of a (lens, leader) bitmap
 _SHAPES_HIGH = (1 << 18) - 1  # the other 18 shapes' bits in the second word
