@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "26b976578886b531e0fa687cd7a57131ab24a299be8ced5b93cd6f855412676c"
+KERNEL_SOURCES_SHA256 = "2b8164412f1ca66d05eaf6b88e7755a908f7655595d0654df47d2d434d9ac13d"
 
 
 def new_workspace(tt_bits):

@@ -1,0 +1,98 @@
+"""The move generator against a naive enumeration of the legal cards.
+
+``_gen_moves`` offers one card per group of equivalent cards (the top card of the group, with
+the group's lowest rank beside it): cards of one suit in one hand are equivalent when no card
+between them is held by another hand or lies on the table in the trick under way. Cards
+played in earlier tricks are out of play and separate nothing. Its ordering is a heuristic;
+which cards it offers is not, and is checked here on random positions of every kind (leads
+and follows, every trump, each game the search plays).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import naive
+from naive import lanes
+from boston_sim.solver._search import (
+    F_BP,
+    F_CARD,
+    F_NEED,
+    F_R,
+    F_SIZE,
+    F_TM,
+    MAX_PLY,
+    MOVE_SLOTS,
+    P_COUNTMASK,
+    P_MAXMASK,
+    P_SIZE,
+    P_TRUMP,
+    _gen_moves,
+    winning_pos,
+)
+
+
+def _groups(hand: int, others: int, led: int | None) -> set[tuple[int, int]]:
+    """(top card, lowest rank) of each group of equivalent legal cards of ``hand``."""
+    out = set()
+    legal = sorted(naive.legal_cards(hand, led))
+    i = 0
+    while i < len(legal):
+        j = i
+        # extend while the next legal card is of the same suit with nothing alive between
+        while (j + 1 < len(legal) and legal[j + 1] // 16 == legal[j] // 16
+               and not any((others >> c) & 1 for c in range(legal[j] + 1, legal[j + 1]))):
+            j += 1
+        out.add((legal[j], legal[i] % 16))
+        i = j + 1
+    return out
+
+
+# (max mask, counted mask): the plain game of a pair and of a lone declarer, a misère
+# defence against him, and his own misère play
+GAMES = [(0b0101, 0b0101), (0b0001, 0b0001), (0b1110, 0b0001), (0b1010, 0b0101)]
+
+
+@pytest.mark.parametrize("n", [2, 4, 7, 13])
+def test_move_generator_offers_one_card_per_group_of_equivalent_legal_cards(n: int) -> None:
+    rng = random.Random(4100 + n)
+    fr = np.zeros((MAX_PLY, F_SIZE), dtype=np.int64)
+    mv = np.zeros((MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
+    P = np.zeros(P_SIZE, dtype=np.int64)
+    kinds = {0: 0, 1: 0}
+    for _ in range(600):
+        hands = naive.random_ending(rng, n)
+        leader = rng.randrange(4)
+        trump = rng.randrange(5)
+        maxmask, countmask = rng.choice(GAMES)
+        played: list[int] = []
+        for i in range(rng.randint(0, 3)):
+            seat = (leader + i) % 4
+            card = rng.choice(naive.legal_cards(hands[seat], played[0] // 16 if played else None))
+            hands[seat] &= ~(1 << card)
+            played.append(card)
+        pos = len(played)
+        seat = (leader + pos) % 4
+        fr[:] = 0
+        tm = 0
+        for i, card in enumerate(played):
+            fr[i, F_CARD] = card
+            tm |= 1 << card
+            fr[i, F_TM] = tm
+            fr[i, F_BP] = winning_pos(fr, 0, i + 1, trump)
+        fr[pos, F_R] = bin(hands[seat]).count("1")
+        fr[pos, F_NEED] = rng.randint(1, fr[pos, F_R])
+        P[P_TRUMP], P[P_MAXMASK], P[P_COUNTMASK] = trump, maxmask, countmask
+        k = int(_gen_moves(lanes(hands), fr, P, seat, pos, leader, mv, pos))
+        got = {(int(mv[pos, i]), int(mv[pos, 2 * MOVE_SLOTS + i])) for i in range(k)}
+        others = tm
+        for h in range(4):
+            if h != seat:
+                others |= hands[h]
+        want = _groups(hands[seat], others, played[0] // 16 if played else None)
+        assert k == len(got) and got == want, (hands, leader, played, trump, maxmask, countmask)
+        kinds[len(want) == 1] += 1
+    assert kinds[0] and kinds[1]
