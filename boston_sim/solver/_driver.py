@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "2b8164412f1ca66d05eaf6b88e7755a908f7655595d0654df47d2d434d9ac13d"
+KERNEL_SOURCES_SHA256 = "3f2c41b82d6eefbb068a8dfe0401efd61e495a46cdfd3bdf7c54c5f0056dad03"
 
 
 def new_workspace(tt_bits):

@@ -612,7 +612,8 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
     owners of the cards down to that rank, with the suit lengths, decide both tests.
     """
     opp = 15 ^ countmask
-    if (countmask >> seat) & 1:
+    # (the first test can settle only a side needing at most one trick, none in the exact game)
+    if (countmask >> seat) & 1 and (need == 0 if exact else need <= 1):
         ok = True
         for s in range(4):
             mine = hl[seat * 4 + s]
@@ -630,8 +631,6 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
                 break
         if ok:
             # exact game: one more trick overshoots only when none is needed
-            if (exact and need != 0) or (not exact and need > 1):
-                return -1
             for s in range(4):
                 tb[row, col + s] = 16
                 mine = hl[seat * 4 + s]
@@ -1862,11 +1861,12 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
             # cut-off: this child alone decides the node
             for s in range(4):
                 fr[ply, F_T + s] = fr[ply + 1, F_T + s]
-            k = F_KILL + 2 * seat
-            if fr[ply, k] != card:
-                fr[ply, k + 1] = fr[ply, k]
-                fr[ply, k] = card
             if fr[ply, F_POS] == 0:
+                # (killer moves are leads: only the move generator's leads read them)
+                k = F_KILL + 2 * seat
+                if fr[ply, k] != card:
+                    fr[ply, k + 1] = fr[ply, k]
+                    fr[ply, k] = card
                 _close(hl, ttk, ttd, P, fr, ply, val)
         else:
             for s in range(4):
