@@ -612,7 +612,8 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
     owners of the cards down to that rank, with the suit lengths, decide both tests.
     """
     opp = 15 ^ countmask
-    # (the first test can settle only a side needing at most one trick, none in the exact game)
+    # (the first test can settle only a side needing at most one trick; in the exact game one
+    # more trick overshoots unless none is needed)
     if (countmask >> seat) & 1 and (need == 0 if exact else need <= 1):
         ok = True
         for s in range(4):
@@ -630,7 +631,6 @@ def side_bound(hl, seat, trump, countmask, side_max, need, exact, tb, row, col):
             if not ok:
                 break
         if ok:
-            # exact game: one more trick overshoots only when none is needed
             for s in range(4):
                 tb[row, col + s] = 16
                 mine = hl[seat * 4 + s]
