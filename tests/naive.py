@@ -224,6 +224,20 @@ def random_ending(rng, n: int, must_hold: tuple[int, ...] = ()) -> list[int]:
     return [sum(1 << c for c in chosen[i * n : (i + 1) * n]) for i in range(4)]
 
 
+def trick_under_way(rng, n: int, least: int = 1) -> tuple[list[int], int, list[int]]:
+    """A random ending of ``n`` cards a hand (``random_ending``) with ``least`` to 3 cards of
+    its trick played legally: (hands left, leader, cards played in order)."""
+    hands = random_ending(rng, n)
+    leader = rng.randrange(4)
+    played: list[int] = []
+    for i in range(rng.randint(least, 3)):
+        seat = (leader + i) % 4
+        card = rng.choice(legal_cards(hands[seat], played[0] // 16 if played else None))
+        hands[seat] &= ~(1 << card)
+        played.append(card)
+    return hands, leader, played
+
+
 def lanes(hands: list[int]) -> np.ndarray:
     """The solver kernels' layout of four hands: int64[16], ``[seat * 4 + suit]`` = the
     16-bit holding of ``seat`` in ``suit``."""

@@ -444,19 +444,6 @@ def test_solver_agrees_with_minimax_where_always_under_applies(n: int) -> None:
             assert solve_question(lanes(hands), trump, leader, 1 << d, 1, 0, *ws) == (want == 0)
 
 
-def _trick_under_way(rng: random.Random, n: int):
-    """A random ending of ``n`` cards a hand in which 1-3 cards of the trick are played."""
-    hands = naive.random_ending(rng, n)
-    leader = rng.randrange(4)
-    played: list[int] = []
-    for i in range(rng.randint(1, 3)):
-        seat = (leader + i) % 4
-        card = rng.choice(naive.legal_cards(hands[seat], played[0] // 16 if played else None))
-        hands[seat] &= ~(1 << card)
-        played.append(card)
-    return hands, leader, played
-
-
 def _winners(hands: list[int], leader: int, played: list[int], trump: int) -> set[int]:
     """The seats that win the trick in some way of finishing it."""
     if len(played) == 4:
@@ -489,7 +476,7 @@ def test_sure_trick_names_a_side_that_wins_the_trick_whatever_the_others_play(n:
     fr = np.zeros((MAX_PLY, F_SIZE), dtype=np.int64)
     seen = {True: 0, False: 0}  # the card: one already played / the player to move's
     for _ in range(1500):
-        hands, leader, played = _trick_under_way(rng, n)
+        hands, leader, played = naive.trick_under_way(rng, n)
         trump = rng.randrange(5)
         side = rng.choice(SIDES)
         both_win = rng.random() < 0.5

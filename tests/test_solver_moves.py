@@ -64,16 +64,9 @@ def test_move_generator_offers_one_card_per_group_of_equivalent_legal_cards(n: i
     P = np.zeros(P_SIZE, dtype=np.int64)
     kinds = {0: 0, 1: 0}
     for _ in range(600):
-        hands = naive.random_ending(rng, n)
-        leader = rng.randrange(4)
+        hands, leader, played = naive.trick_under_way(rng, n, least=0)
         trump = rng.randrange(5)
         maxmask, countmask = rng.choice(GAMES)
-        played: list[int] = []
-        for i in range(rng.randint(0, 3)):
-            seat = (leader + i) % 4
-            card = rng.choice(naive.legal_cards(hands[seat], played[0] // 16 if played else None))
-            hands[seat] &= ~(1 << card)
-            played.append(card)
         pos = len(played)
         seat = (leader + pos) % 4
         fr[:] = 0
