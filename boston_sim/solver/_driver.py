@@ -60,7 +60,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "c071b391330ade00dec966d1f45c81debd760645f4dd52fe6fe37268faa49d40"
+KERNEL_SOURCES_SHA256 = "6424ac7d330f4a9875abf9603fb5bea2aadb01e684d954806dd0464875958e12"
 
 
 def new_workspace(tt_bits):

@@ -1114,6 +1114,17 @@ def sure_trick(hl, fr, ply, leader, pos, trump, countmask, both_win, bp):
     return -1
 
 
+@njit(**JIT_NONRT, inline="always")
+def _others_in_suit(hl, fr, ply, pos, s, mine):
+    """The cards of suit ``s`` still in play besides ``mine`` (the player's): the other
+    hands' and those played to the trick under way. A card of ``mine`` is equivalent to the
+    next one up when none of these lies between them."""
+    others = (hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]) & ~mine
+    if pos > 0:
+        others |= (fr[ply - 1, F_TM] >> (16 * s)) & 0xFFFF
+    return others
+
+
 @njit(**JIT_NONRT, inline="always")  # (its only caller is _enter: one copy)
 def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     """Fill ``mv[ply]`` with the legal moves of ``seat`` (one card per group of equivalent
@@ -1127,8 +1138,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
         if mine != 0:
             lo = lowbit_index(mine)
             hi = highbit_index(mine)
-            others = ((hl[led] | hl[4 + led] | hl[8 + led] | hl[12 + led]) & ~mine) | (
-                (fr[ply - 1, F_TM] >> (16 * led)) & 0xFFFF)
+            others = _others_in_suit(hl, fr, ply, pos, led, mine)
             if (others >> lo) & ((1 << (hi - lo)) - 1) == 0:
                 mv[ply, 0] = led * 16 + hi
                 mv[ply, MOVE_SLOTS] = 0
@@ -1220,10 +1230,7 @@ def _gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                     if ko > opp_longest:
                         opp_longest = ko
                     opp_cards += LEAD_OPP_CARD * (ko if ko > 0 else rl + 1)
-        # the other hands' cards of the suit, and those played to the trick
-        others = (hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]) & ~mine
-        if pos > 0:
-            others |= (fr[ply - 1, F_TM] >> (16 * s)) & 0xFFFF
+        others = _others_in_suit(hl, fr, ply, pos, s, mine)
         allc = mine | others
         top = highbit_index(allc)
         x = mine
