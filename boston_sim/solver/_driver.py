@@ -149,7 +149,7 @@ searches below it, a proof below it is not. With the other side on lead the sear
 no higher than this far above the estimate (instead of at all tricks but the other side's
 quick tricks); a pair on lead starts no lower (instead of at its own quick tricks). Expanded
 nodes, against the quick tricks alone, on sets of 100 deals (docs/PERFORMANCE.md): 2 v 2 with
-the other side on lead, seven sets, -0.5% to -5.8%; 1 v 3 with the defence on lead, two sets,
+the other side on lead, seven sets, -1.7% to -5.8%; 1 v 3 with the defence on lead, two sets,
 -0.9% and -1.2%; 2 v 2 with the pair on lead, eight sets, -5.8% (-2.9% on the four not used
 to choose the margin). A lone declarer on lead keeps his quick tricks (the estimate cost 22%
 more nodes at no trump)."""
