@@ -118,18 +118,22 @@ def test_first_guess_changes_the_work_not_the_answer():
             assert (solve_batch(deals, trump, 0, side, guess=guess) == base).all()
 
 
-def test_the_high_card_estimate_is_the_sides_share_of_points_and_trumps():
+def test_the_high_card_estimate_moves_the_sides_even_share_by_points_and_trumps():
     from boston_sim.solver import _to_lanes
-    from boston_sim.solver._driver import high_card_estimate
+    from boston_sim.solver._driver import HCP_WEIGHT, HCP_WEIGHT_NT, TRUMP_WEIGHT, high_card_estimate
 
     # N holds every honour but the club K, Q and J
     deal = "N:AKQJ.AKQJ.AKQJ.A T98.T98.T98.KQJ4 765.765.765.T983 432.432.432.7652"
     lanes = _to_lanes(parse_deal(deal).reshape(1, 4))[0]
-    assert high_card_estimate(lanes, 4, 0b0001, 13) == 13 * 34 / 40
-    assert high_card_estimate(lanes, 4, 0b0100, 13) == 0
-    # E-W: 6 of the 40 points; with clubs as trumps, 8 of the 13 trumps: 0.75 tricks more
-    assert high_card_estimate(lanes, 4, 0b1010, 13) == 13 * 6 / 40
-    assert high_card_estimate(lanes, 3, 0b1010, 13) == 13 * 6 / 40 + 0.5 * (8 - 13 / 2)
+    # N alone: an even share of 13 / 4, and 34 of the 40 points
+    assert high_card_estimate(lanes, 4, 0b0001, 13) == pytest.approx(
+        13 / 4 + HCP_WEIGHT_NT * (13 * 34 / 40 - 13 / 4))
+    assert high_card_estimate(lanes, 4, 0b0100, 13) == pytest.approx(13 / 4 * (1 - HCP_WEIGHT_NT))
+    # E-W: 6 of the 40 points; with clubs as trumps, 8 of the 13 trumps (1.5 over half)
+    assert high_card_estimate(lanes, 4, 0b1010, 13) == pytest.approx(
+        6.5 + HCP_WEIGHT_NT * (13 * 6 / 40 - 6.5))
+    assert high_card_estimate(lanes, 3, 0b1010, 13) == pytest.approx(
+        6.5 + HCP_WEIGHT * (13 * 6 / 40 - 6.5) + TRUMP_WEIGHT * 1.5)
 
 
 def test_mixed_jobs_answer_as_the_serial_solver():
