@@ -242,15 +242,15 @@ def suit_length(hand: int, suit: int) -> int:
     return ((int(hand) >> (16 * suit)) & LANE_MASK).bit_count()
 
 
+def lane_hcp(lane):
+    """Milton Work points (A4 K3 Q2 J1) of one suit's 16-bit lane. Plain arithmetic, so the
+    solver's kernels compile it too (``numba.njit(lane_hcp)``)."""
+    return 4 * (lane >> 14 & 1) + 3 * (lane >> 13 & 1) + 2 * (lane >> 12 & 1) + (lane >> 11 & 1)
+
+
 def hcp(hand: int) -> int:
     """Milton Work points (A4 K3 Q2 J1), used by sampling constraints."""
-    total = 0
-    for s in range(4):
-        lane = (int(hand) >> (16 * s)) & LANE_MASK
-        total += (
-            4 * (lane >> 14 & 1) + 3 * (lane >> 13 & 1) + 2 * (lane >> 12 & 1) + (lane >> 11 & 1)
-        )
-    return total
+    return sum(lane_hcp((int(hand) >> (16 * s)) & LANE_MASK) for s in range(4))
 
 
 # --------------------------------------------------------------------------- hands

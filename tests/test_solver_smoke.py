@@ -134,6 +134,11 @@ def test_the_high_card_estimate_moves_the_sides_even_share_by_points_and_trumps(
         6.5 + HCP_WEIGHT_NT * (13 * 6 / 40 - 6.5))
     assert high_card_estimate(lanes, 3, 0b1010, 13) == pytest.approx(
         6.5 + HCP_WEIGHT * (13 * 6 / 40 - 6.5) + TRUMP_WEIGHT * 1.5)
+    # whatever the weights, two sides that share out the deal share out the estimate
+    for trump in range(5):
+        for side in (0b0001, 0b0101, 0b0011, 0b1001):
+            assert high_card_estimate(lanes, trump, side, 13) + high_card_estimate(
+                lanes, trump, 15 ^ side, 13) == pytest.approx(13)
 
 
 def test_mixed_jobs_answer_as_the_serial_solver():

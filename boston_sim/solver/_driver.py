@@ -11,6 +11,7 @@ import mmap
 import numpy as np
 from numba import njit, prange
 
+from ..cards import lane_hcp
 from ..config import JIT, JIT_PARALLEL
 from ._bits import fetch_add, popcount
 from ._search import (
@@ -163,6 +164,8 @@ HCP_WEIGHT = 1.25
 HCP_WEIGHT_NT = 1.5
 TRUMP_WEIGHT = 1.0
 
+_lane_hcp = njit(**JIT)(lane_hcp)
+
 
 @njit(**JIT)
 def high_card_estimate(hl, trump, side, n):
@@ -179,8 +182,7 @@ def high_card_estimate(hl, trump, side, n):
         mine = (side >> st) & 1
         for su in range(4):
             x = hl[st * 4 + su]
-            p = (4 * ((x >> 14) & 1) + 3 * ((x >> 13) & 1) + 2 * ((x >> 12) & 1)
-                 + ((x >> 11) & 1))
+            p = _lane_hcp(x)
             points += p
             side_points += mine * p
             if su == trump:
