@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from boston_sim.batch import run_batch
+from conftest import import_or_skip
 
-distributed = pytest.importorskip("distributed")
+distributed = import_or_skip("distributed")
 
 QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
 

@@ -22,10 +22,11 @@ import numpy as np
 import pytest
 
 from boston_sim import cards
+from conftest import import_or_skip
 from boston_sim.solver import solve, solve_batch
 
-endplay_types = pytest.importorskip("endplay.types")
-endplay_dds = pytest.importorskip("endplay.dds")
+endplay_types = import_or_skip("endplay.types")
+endplay_dds = import_or_skip("endplay.dds")
 Deal, Denom, Player = endplay_types.Deal, endplay_types.Denom, endplay_types.Player
 
 N_DEALS = 200

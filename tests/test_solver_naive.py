@@ -251,7 +251,7 @@ def test_batch_of_mixed_boston_and_plain_deals() -> None:
 
 def test_batch_equals_single_calls_and_is_thread_independent() -> None:
     """Bigger endings (no naive answer needed): batch == single calls, 1 thread == 2 threads."""
-    numba = pytest.importorskip("numba")
+    import numba
     rng = random.Random(99)
     m, n = 60, 8
     hands = np.array([naive.random_ending(rng, n) for _ in range(m)], dtype=np.uint64)
