@@ -1470,7 +1470,7 @@ def _trick_relevance(fr, last, trump, row):
         fr[row, F_T + (wc >> 4)] = wc & 15
 
 
-@njit(**JIT_NONRT)
+@njit(**JIT_NONRT, inline="always")  # (its only caller is search: one copy)
 def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     """Open the node at ``ply`` (its frame holds leader, pos, won): 1 / 0 if its answer is
     known at once (terminal, bounds, table), else -1 after generating its moves. Sets the
@@ -1752,10 +1752,36 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
         for q in range(MAX_PLY):
             fr[q, F_PASS] = 0
             fr[q, F_UNK] = 0
-    val = _enter(hl, ttk, ttd, mv, P, fr, ply, target)
-    if val < 0 and probing:
-        _probe_setup(P, fr, ply, countmask)
+    # one place opens nodes (the root, then each child): ``_enter`` is compiled into the
+    # loop once (inlined: no call per node, whose arrays numba passes as dozens of words)
+    entering = True
+    val = I0
     while True:
+        if entering:
+            entering = False
+            val = _enter(hl, ttk, ttd, mv, P, fr, ply, target)
+            if val < 0:
+                if (P[P_NODES] & ABORT_EVERY) == 0 and fetch_add(P, P_ABORT, I0) != 0:
+                    # asked to give up (an atomic read: another thread sets it)
+                    _take_back(hl, fr, ply, I0)
+                    return -1
+                if P[P_PROBE] > 0 and P[P_NODES] > P[P_LIMIT]:
+                    # a probe ran out of budget (the outermost such): undo its cards,
+                    # note its move as unknown, go on with its node's next move
+                    pp = -1
+                    q = P[P_PROBE] - 1
+                    while q >= 0:
+                        if P[P_NODES] > fr[q, F_LIM]:
+                            pp = q
+                        q = fr[q, F_OUTER] - 1
+                    _take_back(hl, fr, ply, pp)
+                    ply = pp
+                    fr[ply, F_UNK] |= 1 << fr[ply, F_IDX]
+                    fr[ply, F_IDX] += 1
+                    _end_probe(P, fr, ply)
+                elif probing:
+                    _probe_setup(P, fr, ply, countmask)
+                continue
         if val < 0:
             # expand: play the next move of the node at ply, passing over small cards of a
             # suit whose first small card was tried in vain (see the cut-off test below)
@@ -1826,28 +1852,7 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                     P[P_PROBE] = ply + 1
                     P[P_LIMIT] = lim
                 ply += 1
-                val = _enter(hl, ttk, ttd, mv, P, fr, ply, target)
-                if val < 0:
-                    if (P[P_NODES] & ABORT_EVERY) == 0 and fetch_add(P, P_ABORT, I0) != 0:
-                        # asked to give up (an atomic read: another thread sets it)
-                        _take_back(hl, fr, ply, I0)
-                        return -1
-                    if P[P_PROBE] > 0 and P[P_NODES] > P[P_LIMIT]:
-                        # a probe ran out of budget (the outermost such): undo its cards,
-                        # note its move as unknown, go on with its node's next move
-                        pp = -1
-                        q = P[P_PROBE] - 1
-                        while q >= 0:
-                            if P[P_NODES] > fr[q, F_LIM]:
-                                pp = q
-                            q = fr[q, F_OUTER] - 1
-                        _take_back(hl, fr, ply, pp)
-                        ply = pp
-                        fr[ply, F_UNK] |= 1 << fr[ply, F_IDX]
-                        fr[ply, F_IDX] += 1
-                        _end_probe(P, fr, ply)
-                    elif probing:
-                        _probe_setup(P, fr, ply, countmask)
+                entering = True
                 continue
         # val is the answer of the node at ply: hand it to the parent
         if ply == 0:
