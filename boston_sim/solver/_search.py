@@ -126,7 +126,7 @@ def kth_rank(u, k):
 
 
 @njit(**JIT_NONRT)
-def cash_rounds(hl, L, s, oppmask, ruffers):
+def cash_rounds(hl, L, s, oppmask, ruffers, limit):
     """Rounds of suit ``s`` that ``L`` can lead from the top and win for his team, whatever
     the others do. Returns ``(k, rank, handover)``: ``k`` rounds, ``rank`` the lowest card of
     ``L`` they use (16 if none), ``handover`` when a teammate may be forced to win round ``k``
@@ -139,7 +139,8 @@ def cash_rounds(hl, L, s, oppmask, ruffers):
     his lowest card each round (void: he discards his highest card of some suit, which never
     changes these tests); if that card is higher, he wins the round.
     Every test compares cards at or above ``rank`` and the suit lengths, so the answer holds
-    for any position with the same lengths and the same owners of those cards.
+    for any position with the same lengths and the same owners of those cards. At most
+    ``limit`` rounds are counted (the rest, not needed, would only add to what it relies on).
     """
     mine = hl[L * 4 + s]
     tm = 0  # teammates' remaining cards of the suit, 16 bits per seat
@@ -149,7 +150,7 @@ def cash_rounds(hl, L, s, oppmask, ruffers):
     k = 0
     rank = 16
     x = mine
-    while x != 0:
+    while x != 0 and k < limit:
         c = highbit_index(x)
         x ^= 1 << c
         j = k + 1
@@ -191,7 +192,7 @@ def _cash_side_suits(hl, L, trump, oppmask, ruffers, base, goal, tb, row, col, s
             return qt
         if s == trump or hl[L * 4 + s] == 0 or (skip >> s) & 1:
             continue
-        k, rank, handover = cash_rounds(hl, L, s, oppmask, ruffers)
+        k, rank, handover = cash_rounds(hl, L, s, oppmask, ruffers, goal - base - qt)
         if k == 0:
             continue
         if handover:
@@ -233,7 +234,10 @@ def quick_tricks(hl, L, trump, oppmask, r, goal, tb, row, col):
     trank = 16
     handover = False
     if hl[L * 4 + trump] != 0:
-        m, trank, handover = cash_rounds(hl, L, trump, oppmask, I0)
+        m, trank, handover = cash_rounds(hl, L, trump, oppmask, I0, ALL_TRICKS)
+        if m >= goal and not handover:
+            # (the trump rounds alone reach the goal: only the first ``goal`` are relied on)
+            m, trank, handover = cash_rounds(hl, L, trump, oppmask, I0, goal)
     if handover:
         # the lead may pass during the trump rounds: those, or the other suits without
         # drawing trumps first, whichever is more
@@ -303,7 +307,7 @@ def cross_quick_tricks(hl, L, trump, team, tb, row, col):
     for s in range(4):
         if s == trump or s == entry or hl[L * 4 + s] == 0:
             continue
-        k, rank, handover = cash_rounds(hl, L, s, opp, ruffers)
+        k, rank, handover = cash_rounds(hl, L, s, opp, ruffers, ALL_TRICKS)
         if k == 0 or handover or popcount(hl[p * 4 + s]) < k:
             continue
         ql += k
