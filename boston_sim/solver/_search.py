@@ -939,14 +939,15 @@ def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need):
         j = 7 * i
         if ttk[j + 6] != sr:
             break
-        d = ttd[i]
-        if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader
-                and ((w1 ^ ttk[j + 1]) & ttk[j + 3]) == 0
+        # (the data word, in another array, is read only for an entry whose key matches)
+        if (ttk[j] == lens and ((w1 ^ ttk[j + 1]) & ttk[j + 3]) == 0
                 and ((w2 ^ ttk[j + 2]) & ttk[j + 4]) == 0):
-            if (d >> (_WIN_SHIFT + need)) & 1:
-                return 1, i
-            if (d >> (_LOSE_SHIFT + need)) & 1:
-                return 0, i
+            d = ttd[i]
+            if ((d >> _LEAD_SHIFT) & 3) == leader:
+                if (d >> (_WIN_SHIFT + need)) & 1:
+                    return 1, i
+                if (d >> (_LOSE_SHIFT + need)) & 1:
+                    return 0, i
         sr = ttk[j + 5]
     return -1, -1
 
