@@ -1032,9 +1032,9 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose):
             j = 7 * i
             if ttk[j + 6] != sr:
                 break
-            d = ttd[i]
-            if (ttk[j] == lens and ((d >> _LEAD_SHIFT) & 3) == leader and ttk[j + 1] == p1
-                    and ttk[j + 2] == p2 and ttk[j + 3] == m1 and ttk[j + 4] == m2):
+            if (ttk[j] == lens and ttk[j + 1] == p1 and ttk[j + 2] == p2 and ttk[j + 3] == m1
+                    and ttk[j + 4] == m2 and ((ttd[i] >> _LEAD_SHIFT) & 3) == leader):
+                d = ttd[i]
                 win |= (d >> _WIN_SHIFT) & _ALL15
                 lose |= (d >> _LOSE_SHIFT) & _ALL15
                 ttd[i] = _tt_data(win, lose, leader)
