@@ -144,6 +144,20 @@ def test_team_quick_tricks_relevant_ranks_generalise(n: int) -> None:
     assert moved
 
 
+def test_quick_tricks_rely_only_on_the_rounds_the_goal_needs() -> None:
+    """N cashes ♠AKQ at no trump: for one trick the count relies on the ace alone (the owners
+    of the king and queen do not matter), for all three on the queen and above."""
+    def spades(*ranks: int) -> int:
+        return sum(1 << r for r in ranks)  # spades are suit 0: bit = rank
+
+    hands = [spades(14, 13, 12), spades(5, 4, 3), spades(8, 7, 6), spades(11, 10, 9)]
+    for goal, lowest in ((1, 14), (2, 13), (3, 12)):
+        scratch = np.zeros((1, 8), dtype=np.int64)
+        q = team_quick_tricks(lanes(hands), 0, 4, 0b0001, 3, goal, scratch, 0, 0, 4)
+        assert q >= goal
+        assert int(scratch[0, 0]) == lowest, (goal, scratch[0, :4])
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_ruff_trick_is_a_trick_for_the_leaders_team(n: int) -> None:
     """Where ``ruff_trick`` says the leader's team wins the trick by a ruff, the team takes at

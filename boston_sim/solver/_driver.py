@@ -62,7 +62,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "934d641cd4ebea40c02aa2b217b5e54c9fdd5ab6e41541b217e08edb0991eee6"
+KERNEL_SOURCES_SHA256 = "be920130894e419bae08d61a18ca6b1832e2a83b42a300fb226d985ac785196a"
 
 
 def new_workspace(tt_bits):

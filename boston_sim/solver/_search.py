@@ -1032,6 +1032,7 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose):
             j = 7 * i
             if ttk[j + 6] != sr:
                 break
+            # (the key's fields first: the data word, with the leader, is in another array)
             if (ttk[j] == lens and ttk[j + 1] == p1 and ttk[j + 2] == p2 and ttk[j + 3] == m1
                     and ttk[j + 4] == m2 and ((ttd[i] >> _LEAD_SHIFT) & 3) == leader):
                 d = ttd[i]
