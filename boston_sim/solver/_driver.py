@@ -62,7 +62,7 @@ _GEN_LIMIT = (1 << 22) - 1
 # it), and a change there means a change to this line, after which the kernels are compiled
 # afresh
 KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "be920130894e419bae08d61a18ca6b1832e2a83b42a300fb226d985ac785196a"
+KERNEL_SOURCES_SHA256 = "0a015ff26a7019b93c54ab9a67cbf5642e93c084e67bdd5ae14c2c46a62b4ab5"
 
 
 def new_workspace(tt_bits):

@@ -234,10 +234,8 @@ def quick_tricks(hl, L, trump, oppmask, r, goal, tb, row, col):
     trank = 16
     handover = False
     if hl[L * 4 + trump] != 0:
-        m, trank, handover = cash_rounds(hl, L, trump, oppmask, I0, ALL_TRICKS)
-        if m >= goal and not handover:
-            # (the trump rounds alone reach the goal: only the first ``goal`` are relied on)
-            m, trank, handover = cash_rounds(hl, L, trump, oppmask, I0, goal)
+        # (once the trump rounds alone reach the goal, the side suits are not counted)
+        m, trank, handover = cash_rounds(hl, L, trump, oppmask, I0, goal)
     if handover:
         # the lead may pass during the trump rounds: those, or the other suits without
         # drawing trumps first, whichever is more
@@ -1032,14 +1030,15 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose):
             j = 7 * i
             if ttk[j + 6] != sr:
                 break
-            # (the key's fields first: the data word, with the leader, is in another array)
+            # (the data word, in another array, is read only for an entry whose key matches)
             if (ttk[j] == lens and ttk[j + 1] == p1 and ttk[j + 2] == p2 and ttk[j + 3] == m1
-                    and ttk[j + 4] == m2 and ((ttd[i] >> _LEAD_SHIFT) & 3) == leader):
+                    and ttk[j + 4] == m2):
                 d = ttd[i]
-                win |= (d >> _WIN_SHIFT) & _ALL15
-                lose |= (d >> _LOSE_SHIFT) & _ALL15
-                ttd[i] = _tt_data(win, lose, leader)
-                return
+                if ((d >> _LEAD_SHIFT) & 3) == leader:
+                    win |= (d >> _WIN_SHIFT) & _ALL15
+                    lose |= (d >> _LOSE_SHIFT) & _ALL15
+                    ttd[i] = _tt_data(win, lose, leader)
+                    return
             sr = ttk[j + 5]
     serial = P[P_FREE]
     P[P_FREE] = serial + 1
