@@ -27,9 +27,10 @@ import numpy as np
 from ..cards import COMPASS, parse_compass, parse_deal, parse_strain
 from ..config import SOLVER_TT_BITS
 from ..errors import SolverInputError
+from ._misere import sure_misere
 
 __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_jobs",
-           "value_job", "question_job", "declaring_side", "SolverInputError"]
+           "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError"]
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
 _MODES = {"max": 0, "min": 1}
