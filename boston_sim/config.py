@@ -30,3 +30,16 @@ JIT_PARALLEL: dict = {"cache": True, "fastmath": False, "nogil": True, "parallel
 # costs memory: 2**22 (~310 MB per worker at most) halves the slowest 1 v 3 searches seen
 # against 2**20 (docs/PERFORMANCE.md). BOSTON_SIM_TT_BITS overrides.
 SOLVER_TT_BITS: int = int(os.environ.get("BOSTON_SIM_TT_BITS", "22"))
+
+# ---- analysis defaults: the CLI, the Python API and the batch reader all read them from here.
+DEFAULT_RULES: str = "boston_foster"
+DEFAULT_SEAT: str = "eldest"
+DEFAULT_PARTNER: str = "opposite"  # partner's seat in pair contracts: opposite, left or right
+PARTNER_OFFSETS: dict[str, int] = {"opposite": 2, "left": 1, "right": 3}
+MISERE_TRICKS_MODES: tuple[str, ...] = ("bool", "min")  # yes/no "no trick", or the min count
+
+# The SE of any P(make) is at most 0.5/sqrt(300) = 0.029, below SE_TARGET; searches whose rows
+# are settled sooner stop sooner.
+DEFAULT_SAMPLES: int = 300
+SE_TARGET: float = 0.03  # the SE of P(make) every row reaches before its search may stop early
+MAX_SAMPLES: int = 20_000  # cap on the samples drawn by precision mode
