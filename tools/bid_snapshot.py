@@ -31,10 +31,13 @@ SAMPLES = "24"
 SEED = "7"
 
 
-def _turnup(hand: str) -> str:
-    """A deuce the declarer does not hold (the turn-up lies with the dealer)."""
+def _turnup(hand: str, seat: str) -> str:
+    """The turn-up lies with the dealer: his lowest spade-first card when he declares, else
+    a deuce the declarer does not hold."""
     for suit, held in zip("SHDC", hand.split("."), strict=True):
-        if "2" not in held:
+        if seat == "dealer" and held:
+            return suit + held[-1]
+        if seat != "dealer" and "2" not in held:
             return suit + "2"
     raise ValueError(hand)
 
@@ -43,7 +46,7 @@ def cases() -> list[tuple[str, list[str]]]:
     out = []
     for i, (hand, seat) in enumerate(HANDS):
         for rules in RULES:
-            extra = ["--turnup", _turnup(hand)] if rules == "solo_whist_foster" else []
+            extra = ["--turnup", _turnup(hand, seat)] if rules == "solo_whist_foster" else []
             out.append((f"bid_{i}_{rules}.json",
                         ["bid", hand, "--seat", seat, "--rules", rules, *extra,
                          "--samples", SAMPLES, "--seed", SEED, "--json", "-q"]))
