@@ -539,7 +539,7 @@ def test_any_broken_value_is_a_rules_error(rid: str) -> None:
     import copy
     import tomllib
 
-    from boston_sim.rules import _build
+    from boston_sim.rules.loader import _build
 
     path = DATA_DIR / f"{rid}.toml"
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
