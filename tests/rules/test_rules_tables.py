@@ -1,7 +1,8 @@
 """Every payment cell of every rule set, checked against the rule specification.
 
 The expected numbers are PARSED out of the specification (``docs/RULES.md``): the markdown
-tables of §2.1.6-§2.1.10, §2.3.5, §2.4.4 and §2.5.10, and, as a second independent source, the Python literals and reference functions of its Appendix A.
+tables of §2.1.6-§2.1.10, §2.3.5, §2.4.4 and §2.5.10, and, as a second independent source,
+the Python literals and reference functions of its Appendix A.
 Nothing here is copied from the data files or from the output of the code under test.
 """
 
