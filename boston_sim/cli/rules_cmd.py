@@ -242,8 +242,7 @@ def _print_table(con: Any, tname: str, table: Any) -> None:
     con.print(t)
     if tname.startswith("success"):
         con.print(
-            "  (row = tricks bid N; column j = N + j tricks taken; "
-            "a single value: no over-tricks)"
+            "  (row = tricks bid N; column j = N + j tricks taken; a single value: no over-tricks)"
         )
     elif tname.startswith("failure"):
         con.print("  (row = tricks bid N; column j = j + 1 tricks short)")
@@ -367,7 +366,7 @@ def partout(
             )
             return
         typer.echo(f"{rs.id}: misère partout, 1 red = {rs.red_in_white:g} white")
-        for i, (t, w, r) in enumerate(zip(tricks, white, red)):
+        for i, (t, w, r) in enumerate(zip(tricks, white, red, strict=True)):
             typer.echo(f"player {i + 1}: {t:2d} tricks  {w:+g} white ({r:+g} red)")
 
 

@@ -7,7 +7,6 @@ the same first error. Amounts are checked unsigned (received on success, paid on
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -172,7 +171,9 @@ def _number_option(
         raise ck.fail(f"{where}max", f"{hi!r} is below min")
     if unsupported:
         raise ck.fail(f"{where}unsupported", "only options with choices have one")
-    return OptionSpec(name, None, None, bounds["min"], bounds["max"], unsupported={}, help=help_text)
+    return OptionSpec(
+        name, None, None, bounds["min"], bounds["max"], unsupported={}, help=help_text
+    )
 
 
 def _check_known_option(spec: OptionSpec, ck: Checker) -> None:

@@ -366,7 +366,9 @@ def _rung_in_every_variant(
     ]
     built = []
     for alt in variants:
-        alt_rec = {k: checks.resolve_value(v, alt, specs, ck, f"{where}{k}") for k, v in rec.items()}
+        alt_rec = {
+            k: checks.resolve_value(v, alt, specs, ck, f"{where}{k}") for k, v in rec.items()
+        }
         built.append(_build_rung(alt_rec, rank, position, where, ck, specs, tables, alt))
     return built[0]
 
