@@ -18,13 +18,14 @@ OptionList = Annotated[
     ),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+_PIPE_WIDTH = 200  # console width when the output is not a terminal
 
 
 def _console() -> Any:
     from rich.console import Console
 
     # Payment tables have 14 columns: do not squash them when the output is not a terminal.
-    return Console(width=None if sys.stdout.isatty() else 200, highlight=False)
+    return Console(width=None if sys.stdout.isatty() else _PIPE_WIDTH, highlight=False)
 
 
 def _fmt(x: float | None) -> str:
@@ -126,9 +127,21 @@ def _print_as_printed(rs: Any) -> None:
 
 
 def _print_rule_set(rs: Any) -> None:
-    from rich.table import Table
-
     con = _console()
+    _print_header(con, rs)
+    _print_ladder(con, rs)
+    _print_payments(con, rs)
+    for tname, table in rs.tables.items():
+        _print_table(con, tname, table)
+    if rs.as_printed is not None:
+        con.print(
+            "The seed's tariff as printed (misprints included; not used for scoring): "
+            f"boston-sim rules {rs.id} --as-printed"
+        )
+
+
+def _print_header(con: Any, rs: Any) -> None:
+    """Name, source, unit, interpretations, options and the trump preference."""
     con.print(f"[bold]{rs.name}[/bold] ({rs.id}) — {rs.source}")
     con.print(f"unit: {rs.unit}; interpretations relied on: {', '.join(rs.interpretations)}")
     if rs.option_specs:
@@ -139,22 +152,29 @@ def _print_rule_set(rs: Any) -> None:
     order = " > ".join(rs.suit_order if rs.suit_rule == "fixed" else rs.suit_classes)
     con.print(f"trump preference at equal numbers ({rs.suit_rule}): {order}")
 
+
+_LADDER_COLUMNS = (
+    "rank",
+    "id",
+    "name",
+    "kind",
+    "target",
+    "trump",
+    "discard",
+    "tricks",
+    "exposed",
+    "leader",
+    "side",
+    "payers",
+    "payment",
+)
+
+
+def _print_ladder(con: Any, rs: Any) -> None:
+    from rich.table import Table
+
     lad = Table(title="Ladder (lowest first)")
-    for col in (
-        "rank",
-        "id",
-        "name",
-        "kind",
-        "target",
-        "trump",
-        "discard",
-        "tricks",
-        "exposed",
-        "leader",
-        "side",
-        "payers",
-        "payment",
-    ):
+    for col in _LADDER_COLUMNS:
         lad.add_column(col)
     for r in rs.rungs:
         lad.add_row(
@@ -176,9 +196,16 @@ def _print_rule_set(rs: Any) -> None:
     if any(r.discard for r in rs.rungs):
         con.print("discard all_one: every player discards one card face down, 12 tricks (§1.6)")
 
+
+def _print_payments(con: Any, rs: Any) -> None:
+    """The dense per-adversary payments of the priced rungs, then the unpriced ones."""
+    from rich.table import Table
+
+    from ..rules import MAX_TRICKS
+
     pay = Table(title=f"Per-adversary payment ({rs.unit}) by tricks won by the declaring side")
     pay.add_column("rung")
-    for t in range(14):
+    for t in range(MAX_TRICKS + 1):
         pay.add_column(str(t), justify="right")
     any_priced = False
     # a trump-dependent tariff (Russian independence, A-43) shows both of its rows
@@ -197,30 +224,28 @@ def _print_rule_set(rs: Any) -> None:
     if unpriced:
         con.print(f"unpriced (no payment in the seed): {', '.join(unpriced)}")
 
-    for tname, table in rs.tables.items():
-        rows = list(table.items())
-        con.print(f"[bold]table {tname}[/bold]")
-        t = Table()
-        t.add_column("key")
-        width = max((len(v) if isinstance(v, list) else 1) for _, v in rows)
-        for j in range(width):
-            t.add_column(f"[{j}]", justify="right")
-        for k, v in rows:
-            vals = v if isinstance(v, list) else [v]
-            t.add_row(str(k), *[_fmt(float(x)) for x in vals], *[""] * (width - len(vals)))
-        con.print(t)
-        if tname.startswith("success"):
-            con.print(
-                "  (row = tricks bid N; column j = N + j tricks taken; "
-                "a single value: no over-tricks)"
-            )
-        elif tname.startswith("failure"):
-            con.print("  (row = tricks bid N; column j = j + 1 tricks short)")
-    if rs.as_printed is not None:
+
+def _print_table(con: Any, tname: str, table: Any) -> None:
+    """One named payment table of the file, with how to read it."""
+    from rich.table import Table
+
+    rows = list(table.items())
+    con.print(f"[bold]table {tname}[/bold]")
+    t = Table()
+    t.add_column("key")
+    width = max((len(v) if isinstance(v, list) else 1) for _, v in rows)
+    for j in range(width):
+        t.add_column(f"[{j}]", justify="right")
+    for k, v in rows:
+        vals = v if isinstance(v, list) else [v]
+        t.add_row(str(k), *[_fmt(float(x)) for x in vals], *[""] * (width - len(vals)))
+    con.print(t)
+    if tname.startswith("success"):
         con.print(
-            "The seed's tariff as printed (misprints included; not used for scoring): "
-            f"boston-sim rules {rs.id} --as-printed"
+            "  (row = tricks bid N; column j = N + j tricks taken; a single value: no over-tricks)"
         )
+    elif tname.startswith("failure"):
+        con.print("  (row = tricks bid N; column j = j + 1 tricks short)")
 
 
 def score(
@@ -341,7 +366,7 @@ def partout(
             )
             return
         typer.echo(f"{rs.id}: misère partout, 1 red = {rs.red_in_white:g} white")
-        for i, (t, w, r) in enumerate(zip(tricks, white, red)):
+        for i, (t, w, r) in enumerate(zip(tricks, white, red, strict=True)):
             typer.echo(f"player {i + 1}: {t:2d} tricks  {w:+g} white ({r:+g} red)")
 
 

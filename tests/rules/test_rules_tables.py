@@ -1,8 +1,8 @@
-"""Every payment cell of every rule set, checked against RULES.md.
+"""Every payment cell of every rule set, checked against the rule specification.
 
-The expected numbers are PARSED out of the specification (``tests/spec/RULES.md``, a verbatim
-copy of ``shared/RULES.md``): the markdown tables of §2.1.6-§2.1.10, §2.3.5, §2.4.4 and §2.5.10, and, as a
-second independent source, the Python literals and reference functions of its Appendix A.
+The expected numbers are PARSED out of the specification (``docs/RULES.md``): the markdown
+tables of §2.1.6-§2.1.10, §2.3.5, §2.4.4 and §2.5.10, and, as a second independent source,
+the Python literals and reference functions of its Appendix A.
 Nothing here is copied from the data files or from the output of the code under test.
 """
 
@@ -17,11 +17,13 @@ import pytest
 
 from boston_sim.rules import load_rules, score
 
-# The specification as given to the project, kept verbatim in the tests so that CI (a bare
-# clone, with no ``shared/`` beside it) checks every cell too. When ``shared/RULES.md`` sits
-# beside the checkout, ``test_spec_copy_is_verbatim`` checks that the copy has not drifted.
-RULES_MD = Path(__file__).resolve().parent / "spec" / "RULES.md"
-SHARED_RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+# The specification ships in the repository, so that CI (a bare clone) checks every cell.
+# Where the project's shared folder (the specification as given, and the seed texts) sits
+# beside the checkout, the tests below also check docs/RULES.md and the seeds against it.
+REPO = Path(__file__).resolve().parents[2]
+RULES_MD = REPO / "docs" / "RULES.md"
+SHARED = REPO.parent / "shared"
+SHARED_RULES_MD = SHARED / "RULES.md"
 
 WORDS = {
     "five": 5,
@@ -454,7 +456,14 @@ def test_russian_matches_appendix(spec: str) -> None:
         assert np.all(np.isnan(on.net_vector(rid)))
 
 
-SEED_002 = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "002_4e31651e41b75d38.txt"
+def seed_name(spec: str, rid: str) -> str:
+    """The seed file that the specification's table of rule sets (§0) names for ``rid``."""
+    (ids,) = [t for t in md_tables(section(spec, "0. Sources")) if t[0][0].startswith("Id")]
+    row = next(r for r in ids[1:] if r[0].startswith(f"`{rid}`"))
+    return re.search(r"`([^`]+)`", row[2]).group(1)
+
+
+SEED_RUSSIAN = SHARED / "seeds" / seed_name(RULES_MD.read_text(encoding="utf-8"), "boston_russian")
 
 
 def _spec_rubric(spec: str, key: str) -> list[str]:
@@ -550,11 +559,11 @@ def test_russian_as_printed_differs_only_by_the_misprints() -> None:
     assert differ == A44_MISPRINTS
 
 
-@pytest.mark.skipif(not SEED_002.is_file(), reason=f"{SEED_002} not beside the checkout")
+@pytest.mark.skipif(not SEED_RUSSIAN.is_file(), reason=f"{SEED_RUSSIAN} not beside the checkout")
 def test_russian_as_printed_numbers_are_in_the_seed() -> None:
     """Every printed figure kept (and every trick count other than the required eight, which
     is written as a word or implied) is a number on the seed lines its rubric names."""
-    seed = SEED_002.read_text(encoding="utf-8").splitlines()
+    seed = SEED_RUSSIAN.read_text(encoding="utf-8").splitlines()
     printed = load_rules("boston_russian").as_printed
     checked = 0
     for key, rub in printed.items():

@@ -69,7 +69,7 @@ def _rules_md_interpretations() -> tuple[dict[str, str], dict[str, set[str]]]:
     from test_rules_tables import RULES_MD, md_tables, section
 
     spec = RULES_MD.read_text(encoding="utf-8")
-    seed = r"`(\d{3}_[0-9a-f]+\.txt)`"
+    seed = r"`(\d{3}_[0-9a-f]+\.txt)`"  # the spec names its sources by their seed files
     (ids,) = [t for t in md_tables(section(spec, "0. Sources")) if t[0][0].startswith("Id")]
     by_seed = {}
     for row in ids[1:]:
@@ -539,7 +539,7 @@ def test_any_broken_value_is_a_rules_error(rid: str) -> None:
     import copy
     import tomllib
 
-    from boston_sim.rules import _build
+    from boston_sim.rules.loader import _build
 
     path = DATA_DIR / f"{rid}.toml"
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
