@@ -66,7 +66,8 @@ def batch(
     HAND | SEAT | LABEL | RULES | TURNUP (all but HAND optional; # comments).
     Exit code 0 if every row succeeded, 1 if some failed, 2 for usage errors."""
     with user_errors():
-        from ..batch import INPUT_FORMATS, OUTPUT_FORMATS, run_batch
+        from ..batch import INPUT_FORMATS, OUTPUT_FORMATS, check_rules, run_batch
+        from ..settings import AnalysisSettings
 
         if fmt is not None and fmt not in OUTPUT_FORMATS:
             fail(f"--format must be one of {', '.join(OUTPUT_FORMATS)}")
@@ -74,21 +75,22 @@ def batch(
             fail(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
         if workers is not None and workers < 1:
             fail("--workers must be at least 1")
-        if pbn_seat.strip().lower() != "all":
+        pbn_seat = "all" if pbn_seat.strip().lower() == "all" else pbn_seat.strip().upper()
+        if pbn_seat != "all":
             from ..cards import parse_compass
 
             parse_compass(pbn_seat)
         if not file.exists():
             fail(f"file not found: {file}")
+        settings = AnalysisSettings.build(
+            rules=rules, seat=seat, options=parse_options(option), samples=samples, seed=seed,
+            turnup=turnup, risk_threshold=risk_threshold, max_time=max_time)
+        if rules is not None:  # a bad --rules is a usage error, not one bad row per hand
+            check_rules(settings.rules, settings.option_map)
         try:
-            s = run_batch(
-                file, out, fmt=fmt, input_format=input_format, rules=rules, seat=seat,
-                options=parse_options(option), samples=samples, seed=seed, workers=workers,
-                scheduler=scheduler, resume=resume, turnup=turnup,
-                risk_threshold=risk_threshold,
-                pbn_seat="all" if pbn_seat.strip().lower() == "all" else pbn_seat.strip().upper(),
-                progress=progress, max_time=max_time,
-            )
+            s = run_batch(file, out, settings, fmt=fmt, input_format=input_format,
+                          workers=workers, scheduler=scheduler, resume=resume,
+                          pbn_seat=pbn_seat, progress=progress)
         except KeyboardInterrupt:
             typer.echo("interrupted: finished hands are saved; run again with --resume",
                        err=True)

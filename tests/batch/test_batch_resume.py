@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from boston_sim.batch import load_results, run_batch
 from boston_sim.cli import app
 
-QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
+QUICK = Path(__file__).resolve().parents[1] / "data" / "quick_rules.toml"  # Solo + Misère only
 FAST = {"rules": str(QUICK), "turnup": "H2", "samples": 4}
 HANDS = [
     "AKQJT98.AK.A2.32", "5432.543.543.543", "KQJT9.AK.QJ2.432", "AKQJT9876.AKQ.A.",
