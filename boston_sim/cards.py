@@ -80,6 +80,7 @@ __all__ = [
     "parse_play_seat",
     "parse_strain",
     "play_seat_to_compass",
+    "split_deal",
     "suit_length",
     "validate_deal",
 ]
@@ -390,13 +391,10 @@ def format_hand(hand: int, style: str = "pbn", *, ten: str = "T") -> str:
 _DEAL_TAG = re.compile(r'\[\s*Deal\s+"(.*)"\s*\]', re.IGNORECASE | re.DOTALL)
 
 
-def parse_deal(text: str, *, boston: bool = False) -> np.ndarray:
-    """Read a PBN deal ``"N:hand hand hand hand"`` -> ``uint64[4]`` indexed N, E, S, W.
-
-    The first seat is any of N/E/S/W and the hands follow clockwise; hands are PBN dotted.
-    Endings (every hand with the same number of cards, 1..13) are accepted. A PBN tag
-    ``[Deal "..."]`` or surrounding quotes are stripped. ``boston=True`` accepts ``B``.
-    """
+def split_deal(text: str) -> tuple[int, list[str]]:
+    """A PBN deal ``"N:hand hand hand hand"`` -> (compass seat of the first hand, the four
+    hand texts clockwise from it), the texts not yet read. A PBN tag ``[Deal "..."]`` or
+    surrounding quotes are stripped. The one place a deal string is taken apart."""
     if not isinstance(text, str):
         raise NotationError(f"a deal must be text, got {type(text).__name__}")
     t = text.strip()
@@ -411,12 +409,22 @@ def parse_deal(text: str, *, boston: bool = False) -> np.ndarray:
         raise NotationError(
             f"deal {_show(text)} must start with a seat and a colon, e.g. 'N:AKQ2.JT9.876.543 ...'"
         )
-    first = COMPASS.index(m.group(1).upper())
     hands_txt = m.group(2).split()
     if len(hands_txt) != 4:
         raise NotationError(
             f"deal {_show(text)} must have 4 hands separated by spaces, found {len(hands_txt)}"
         )
+    return COMPASS.index(m.group(1).upper()), hands_txt
+
+
+def parse_deal(text: str, *, boston: bool = False) -> np.ndarray:
+    """Read a PBN deal ``"N:hand hand hand hand"`` -> ``uint64[4]`` indexed N, E, S, W.
+
+    The first seat is any of N/E/S/W and the hands follow clockwise; hands are PBN dotted.
+    Endings (every hand with the same number of cards, 1..13) are accepted. A PBN tag
+    ``[Deal "..."]`` or surrounding quotes are stripped. ``boston=True`` accepts ``B``.
+    """
+    first, hands_txt = split_deal(text)
     hands = np.zeros(4, dtype=np.uint64)
     for i, h in enumerate(hands_txt):
         seat = (first + i) % 4

@@ -4,7 +4,7 @@ one hand or of a batch). Thin: the work is in ``boston_sim.batch`` and ``boston_
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -14,6 +14,42 @@ OptionList = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="Rule-set option as key=value (repeatable)."),
 ]
+
+
+def _check_run_args(file: Path, fmt: str | None, input_format: str | None,
+                    workers: int | None, pbn_seat: str) -> str:
+    """Usage errors of the run's own options; returns ``--pbn-seat`` as ``all`` or N/E/S/W."""
+    from ..batch import INPUT_FORMATS, OUTPUT_FORMATS
+
+    if fmt is not None and fmt not in OUTPUT_FORMATS:
+        fail(f"--format must be one of {', '.join(OUTPUT_FORMATS)}")
+    if input_format is not None and input_format not in INPUT_FORMATS:
+        fail(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
+    if workers is not None and workers < 1:
+        fail("--workers must be at least 1")
+    pbn_seat = "all" if pbn_seat.strip().lower() == "all" else pbn_seat.strip().upper()
+    if pbn_seat != "all":
+        from ..cards import parse_compass
+
+        parse_compass(pbn_seat)
+    if not file.exists():
+        fail(f"file not found: {file}")
+    return pbn_seat
+
+
+def _report(s: Any, json_out: bool) -> None:
+    """The run's summary: JSON on stdout, or counts and paths on stderr."""
+    if json_out:
+        echo_json(s.to_dict())
+        return
+    rate = 60 * s.analysed / s.seconds if s.seconds > 0 else 0.0
+    typer.echo(
+        f"{s.done} of {s.hands} hands have results ({s.analysed} analysed now, "
+        f"{s.skipped} kept from before, {rate:.1f} hands/min); {s.failed} failed",
+        err=True)
+    typer.echo(f"results: {s.results}\nsummary: {s.summary}", err=True)
+    if s.failed:
+        typer.echo(f"errors:  {s.errors}", err=True)
 
 
 def batch(
@@ -66,44 +102,24 @@ def batch(
     HAND | SEAT | LABEL | RULES | TURNUP (all but HAND optional; # comments).
     Exit code 0 if every row succeeded, 1 if some failed, 2 for usage errors."""
     with user_errors():
-        from ..batch import INPUT_FORMATS, OUTPUT_FORMATS, run_batch
+        from ..batch import check_rules, run_batch
+        from ..settings import AnalysisSettings
 
-        if fmt is not None and fmt not in OUTPUT_FORMATS:
-            fail(f"--format must be one of {', '.join(OUTPUT_FORMATS)}")
-        if input_format is not None and input_format not in INPUT_FORMATS:
-            fail(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
-        if workers is not None and workers < 1:
-            fail("--workers must be at least 1")
-        if pbn_seat.strip().lower() != "all":
-            from ..cards import parse_compass
-
-            parse_compass(pbn_seat)
-        if not file.exists():
-            fail(f"file not found: {file}")
+        pbn_seat = _check_run_args(file, fmt, input_format, workers, pbn_seat)
+        settings = AnalysisSettings.build(
+            rules=rules, seat=seat, options=parse_options(option), samples=samples, seed=seed,
+            turnup=turnup, risk_threshold=risk_threshold, max_time=max_time)
+        if rules is not None:  # a bad --rules is a usage error, not one bad row per hand
+            check_rules(settings.rules, settings.option_map)
         try:
-            s = run_batch(
-                file, out, fmt=fmt, input_format=input_format, rules=rules, seat=seat,
-                options=parse_options(option), samples=samples, seed=seed, workers=workers,
-                scheduler=scheduler, resume=resume, turnup=turnup,
-                risk_threshold=risk_threshold,
-                pbn_seat="all" if pbn_seat.strip().lower() == "all" else pbn_seat.strip().upper(),
-                progress=progress, max_time=max_time,
-            )
+            s = run_batch(file, out, settings, fmt=fmt, input_format=input_format,
+                          workers=workers, scheduler=scheduler, resume=resume,
+                          pbn_seat=pbn_seat, progress=progress)
         except KeyboardInterrupt:
             typer.echo("interrupted: finished hands are saved; run again with --resume",
                        err=True)
             raise typer.Exit(code=130) from None
-    if json_out:
-        echo_json(s.to_dict())
-    else:
-        rate = 60 * s.analysed / s.seconds if s.seconds > 0 else 0.0
-        typer.echo(
-            f"{s.done} of {s.hands} hands have results ({s.analysed} analysed now, "
-            f"{s.skipped} kept from before, {rate:.1f} hands/min); {s.failed} failed",
-            err=True)
-        typer.echo(f"results: {s.results}\nsummary: {s.summary}", err=True)
-        if s.failed:
-            typer.echo(f"errors:  {s.errors}", err=True)
+    _report(s, json_out)
     if s.failed:
         raise typer.Exit(code=1)
 

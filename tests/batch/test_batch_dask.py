@@ -14,7 +14,7 @@ from conftest import import_or_skip
 
 distributed = import_or_skip("distributed")
 
-QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
+QUICK = Path(__file__).resolve().parents[1] / "data" / "quick_rules.toml"  # Solo + Misère only
 
 
 @pytest.fixture(scope="module")

@@ -22,9 +22,10 @@ from boston_sim.batch import (
     run_batch,
 )
 from boston_sim.cli import app
+from boston_sim.settings import AnalysisSettings
 
-HANDS = Path(__file__).resolve().parents[1] / "data" / "hands"
-QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
+HANDS = Path(__file__).resolve().parents[2] / "data" / "hands"
+QUICK = Path(__file__).resolve().parents[1] / "data" / "quick_rules.toml"  # Solo + Misère only
 FAST = {"rules": str(QUICK), "turnup": "H2", "samples": 4}
 RUNNER = CliRunner()
 
@@ -50,12 +51,13 @@ EXPECTED_EXAMPLES = [
 
 @pytest.mark.parametrize("ext,first_line", [("txt", 7), ("csv", 2), ("jsonl", 1)])
 def test_example_files_are_read(ext: str, first_line: int) -> None:
-    jobs, bad, n = read_jobs(HANDS / f"examples.{ext}", seed=5)
+    jobs, bad, n = read_jobs(HANDS / f"examples.{ext}", AnalysisSettings(seed=5))
     assert bad == [] and n == len(EXPECTED_EXAMPLES)
-    got = [(j.hand, j.seat, j.label, j.rules, j.turnup) for j in jobs]
+    got = [(j.hand, j.settings.seat, j.label, j.settings.rules, j.settings.turnup)
+           for j in jobs]
     assert got == EXPECTED_EXAMPLES
     assert [j.index for j in jobs] == list(range(n))
-    assert [j.seed for j in jobs] == [_seed(5, i) for i in range(n)]
+    assert [j.settings.seed for j in jobs] == [_seed(5, i) for i in range(n)]
     assert jobs[0].line == first_line and jobs[1].line == first_line + 1
 
 
@@ -63,7 +65,7 @@ def test_pbn_every_seat_in_playing_order() -> None:
     jobs, bad, n = read_jobs(HANDS / "examples.pbn")
     assert bad == [] and n == 8
     # board 1: dealer W, so N (the dealer's left) is eldest; board 2: dealer N, so E is eldest
-    assert [(j.label, j.seat) for j in jobs] == [
+    assert [(j.label, j.settings.seat) for j in jobs] == [
         ("board 1 N", "eldest"), ("board 1 E", "second"), ("board 1 S", "third"),
         ("board 1 W", "dealer"), ("board 2 N", "dealer"), ("board 2 E", "eldest"),
         ("board 2 S", "second"), ("board 2 W", "third"),
@@ -81,12 +83,12 @@ def test_pbn_named_seat_missing_dealer_and_russian_direction(tmp_path: Path) -> 
     jobs, bad, n = read_jobs(f, pbn_seat="E")
     assert bad == [] and n == 2
     # no [Dealer]: the dealer is taken to be W (documented), so E is second
-    assert (jobs[0].hand, jobs[0].seat) == ("73.9864.J863.A75", "second")
-    assert (jobs[1].hand, jobs[1].seat) == ("5432.432.432.432", "eldest")
+    assert (jobs[0].hand, jobs[0].settings.seat) == ("73.9864.J863.A75", "second")
+    assert (jobs[1].hand, jobs[1].settings.seat) == ("5432.432.432.432", "eldest")
     # Russian Boston plays to the right (RULES.md A-41): eldest is the dealer's right
-    jobs, bad, _ = read_jobs(f, pbn_seat="all", rules="boston_russian")
+    jobs, bad, _ = read_jobs(f, AnalysisSettings(rules="boston_russian"), pbn_seat="all")
     # dealer N: eldest W, second S, third E (play runs N -> W -> S -> E)
-    assert [j.seat for j in jobs[4:]] == ["dealer", "third", "second", "eldest"]  # N E S W
+    assert [j.settings.seat for j in jobs[4:]] == ["dealer", "third", "second", "eldest"]  # N E S W
 
 
 def test_input_format_override_and_unknown_extension(tmp_path: Path) -> None:
@@ -94,7 +96,7 @@ def test_input_format_override_and_unknown_extension(tmp_path: Path) -> None:
     f.write_text("AKQJT98.AK.A2.32\n")
     with pytest.raises(ValueError, match="--input-format"):
         read_jobs(f)
-    jobs, bad, _ = read_jobs(f, "text")
+    jobs, bad, _ = read_jobs(f, input_format="text")
     assert [j.hand for j in jobs] == ["AKQJT98.AK.A2.32"] and bad == []
 
 
@@ -269,9 +271,9 @@ def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatc
     monkeypatch.setattr(an, "DEFAULT_SAMPLES", 12)
     monkeypatch.setattr(an, "SE_TARGET", 0.3)
     _solo_never_settles(monkeypatch, an)
-    job = Job(index=0, line=1, hand="AKQJT98.AK.A2.32", seat="eldest", rules=str(QUICK),
-              seed=5, turnup="S2")  # spades trumps: Solo is the bid
-    a = an.analyze(job.hand, seat=job.seat, rules=job.rules, seed=job.seed, turnup="S2")
+    settings = AnalysisSettings(seat="eldest", rules=str(QUICK), seed=5, turnup="S2")
+    job = Job(index=0, line=1, hand="AKQJT98.AK.A2.32", label="", settings=settings)
+    a = an.analyze(job.hand, seat="eldest", rules=str(QUICK), seed=5, turnup="S2")  # Solo
     assert a.recommended == "solo"
     rows = rows_of(a, job)
     got = {r["rung"]: r["samples"] for r in rows}
@@ -292,10 +294,9 @@ def test_max_time_per_hand_reaches_the_analysis_and_the_resume_check(monkeypatch
     monkeypatch.setattr(an, "DEFAULT_SAMPLES", 12)
     monkeypatch.setattr(an, "SE_TARGET", 0.3)
     _solo_never_settles(monkeypatch, an)
-    base = dict(index=0, line=1, hand="AKQJT98.AK.A2.32", seat="eldest", rules=str(QUICK),
-                seed=5, turnup="S2")
-    free = analyze_one(Job(**base))
-    cut = analyze_one(Job(**base, max_time=1e-9))
+    settings = AnalysisSettings(seat="eldest", rules=str(QUICK), seed=5, turnup="S2", threads=1)
+    free = analyze_one(Job(0, 1, "AKQJT98.AK.A2.32", "", settings))
+    cut = analyze_one(Job(0, 1, "AKQJT98.AK.A2.32", "", settings.replace(max_time=1e-9)))
     assert free.error is None and cut.error is None
     assert max(r["samples"] for r in free.rows) == 12
     assert {r["samples"] for r in cut.rows} == {an.TIME_STEP}

@@ -1,6 +1,6 @@
 """Batch throughput: hands per minute at a fixed number of samples, with 1 and 2 local workers.
 
-    .venv/bin/python scripts/bench_batch.py [--hands 12] [--samples 100] [--rules boston_foster]
+    .venv/bin/python benchmarks/bench_batch.py [--hands 12] [--samples 100] [--rules boston_foster]
                                             [--workers 1 2] [--seed 0] [--json]
 
 Each configuration runs ``boston_sim.batch.run_batch`` on the same generated file of random
@@ -48,12 +48,13 @@ def _no_analysis(job):  # type: ignore[no-untyped-def]
     """Overhead mode: the rows a 7-rung ladder would produce, filled with constants."""
     from boston_sim.batch import HandResult
 
-    rows = [{"hand_id": job.index, "label": job.label, "rules": job.rules, "seat": job.seat,
+    s = job.settings
+    rows = [{"hand_id": job.index, "label": job.label, "rules": s.rules_id, "seat": s.seat,
              "hand": job.hand, "rung": f"r{k}", "name": f"rung {k}", "rank": k, "trump": "S",
              "p_make": 0.5, "p_make_se": 0.05, "mean_tricks": 6.0, "ev_per_adversary": 1.0,
              "ev_per_adversary_se": 0.1, "ev_net": 3.0, "ev_net_se": 0.3, "p_loss_gt": 0.4,
              "cvar5": -30.0, "recommended": k == 0, "n_rungs": 7, "samples": 0,
-             "seed": job.seed, "runner_up": "r1", "diff_se": 0.2} for k in range(7)]
+             "seed": s.seed, "runner_up": "r1", "diff_se": 0.2} for k in range(7)]
     return HandResult(job.index, job.line, rows=rows)
 
 

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from boston_sim.batch import load_results, run_batch
 from boston_sim.cli import app
 
-QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
+QUICK = Path(__file__).resolve().parents[1] / "data" / "quick_rules.toml"  # Solo + Misère only
 FAST = {"rules": str(QUICK), "turnup": "H2", "samples": 4}
 HANDS = [
     "AKQJT98.AK.A2.32", "5432.543.543.543", "KQJT9.AK.QJ2.432", "AKQJT9876.AKQ.A.",
@@ -134,3 +134,24 @@ def test_resume_with_other_settings_is_refused(tmp_path: Path) -> None:
                                    "--samples", "4", "--workers", "1", "--resume"])
     assert res.exit_code == 2
     assert "cannot resume" in res.output and "seed" in res.output
+
+
+def test_resume_reads_the_settings_stored_by_earlier_versions(tmp_path: Path) -> None:
+    """A meta.json without the newer settings fields, with a null seat where the run named
+    none, still resumes; a setting that differs is still refused, by name."""
+    import json
+
+    f = _input(tmp_path, 2)
+    out = tmp_path / "r.csv"
+    s = run_batch(f, out, seed=9, workers=1, **FAST)
+    assert s.done == 2
+    meta = tmp_path / "r.meta.json"
+    old = {"input": str(f), "input_format": "text", "format": "csv", "rules": str(QUICK),
+           "seat": None, "options": {}, "samples": 4, "seed": 9, "pbn_seat": "all",
+           "risk_threshold": 0.0, "turnup": "H2", "max_time": None, "version": "0.1.0"}
+    meta.write_text(json.dumps(old), encoding="utf-8")
+    again = run_batch(f, out, seed=9, workers=1, resume=True, **FAST)
+    assert (again.skipped, again.analysed, again.done) == (2, 0, 2)
+    meta.write_text(json.dumps({**old, "samples": 5}), encoding="utf-8")
+    with pytest.raises(ValueError, match="samples 5 -> 4"):
+        run_batch(f, out, seed=9, workers=1, resume=True, **FAST)

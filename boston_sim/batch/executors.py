@@ -1,0 +1,146 @@
+"""Executors: run the per-hand function over jobs in this process, in local worker processes,
+or on a Dask distributed cluster; each yields results in completion order."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..errors import BostonSimError
+from .jobs import Job, analyze_one
+from .records import HandResult
+
+# Jobs in flight per worker: enough to keep every worker busy, bounded so that a huge input
+# file does not become a huge queue.
+JOBS_PER_WORKER = 4
+DASK_CONNECT_TIMEOUT = "20s"
+
+
+def _init_worker() -> None:
+    """Worker process start-up: one numba thread per process (the processes are the
+    parallelism); set before numba is imported by the first job."""
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+
+
+MAX_CRASHES = 2
+"""A hand that was running when a worker process died this many times is reported as failed
+(the other hands in flight are simply resubmitted to a fresh pool)."""
+
+
+def _run_local(jobs: list[Job], workers: int,
+               fn: Callable[[Job], HandResult]) -> Iterator[HandResult]:
+    if workers <= 1 or len(jobs) <= 1:
+        for j in jobs:
+            yield fn(j)
+        return
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    # spawn, not fork: the parent may hold numba / threading state that must not be copied
+    ctx = mp.get_context("spawn")
+    queue = list(reversed(jobs))  # pop() from the end = input order
+    window = JOBS_PER_WORKER * workers
+    crashes: dict[int, int] = {}
+    while queue:
+        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+        running: dict[Any, Job] = {}
+        broken = False
+        try:
+            while queue or running:
+                while queue and len(running) < window:
+                    j = queue.pop()
+                    running[ex.submit(fn, j)] = j
+                finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    j = running.pop(fut)
+                    try:
+                        res = fut.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        crashes[j.index] = crashes.get(j.index, 0) + 1
+                        if crashes[j.index] >= MAX_CRASHES:
+                            yield HandResult(j.index, j.line,
+                                             error="a worker process died while analysing "
+                                                   "this hand")
+                        else:
+                            queue.append(j)
+                        continue
+                    yield res
+                if broken:
+                    # every other job in flight is lost with the pool: run them again
+                    for fut, j in running.items():
+                        queue.append(j)
+                    running.clear()
+                    break
+        finally:
+            for fut in running:
+                fut.cancel()
+            ex.shutdown(wait=not broken, cancel_futures=True)
+
+
+def _run_dask(jobs: list[Job], address: str,
+              fn: Callable[[Job], HandResult]) -> Iterator[HandResult]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise BostonSimError(
+            "--scheduler needs dask.distributed: pip install 'boston-sim[dask]'"
+        ) from None
+    try:
+        client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as e:
+        raise BostonSimError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    try:
+        n = max(1, sum(client.nthreads().values()))
+        window = JOBS_PER_WORKER * n
+        pending = iter(jobs)
+        # pure=False: every job is submitted once; the key never collides between runs
+        submitted: dict[str, Job] = {}
+
+        def submit(j: Job) -> Any:
+            fut = client.submit(fn, j, pure=False)
+            submitted[fut.key] = j
+            return fut
+
+        ac = as_completed([submit(j) for j in _take(pending, window)])
+        for fut in ac:
+            j = submitted.pop(fut.key)
+            try:
+                res = fut.result()
+            except Exception as e:  # e.g. KilledWorker: the hand crashed workers repeatedly
+                res = HandResult(j.index, j.line,
+                                 error=f"dask: {type(e).__name__}: {' '.join(str(e).split())}")
+            fut.release()
+            yield res
+            nxt = next(pending, None)
+            if nxt is not None:
+                ac.add(submit(nxt))
+    finally:
+        client.close()
+
+
+def _take(it: Iterator[Job], n: int) -> list[Job]:
+    out = []
+    for x in it:
+        out.append(x)
+        if len(out) >= n:
+            break
+    return out
+
+
+def execute(jobs: list[Job], *, workers: int | None = None, scheduler: str | None = None,
+            fn: Callable[[Job], HandResult] = analyze_one) -> Iterator[HandResult]:
+    """Run ``fn`` over ``jobs``; yields results in completion order."""
+    if scheduler:
+        return _run_dask(jobs, scheduler, fn)
+    return _run_local(jobs, workers or default_workers(), fn)
+
+
+def default_workers() -> int:
+    """All cores available to this process."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)

@@ -1,0 +1,160 @@
+"""Records -> jobs (one hand with the settings it is analysed under), and the per-hand work.
+
+A row's own seat / rules / turn-up win over the run's settings; hand ``i`` (its 0-based
+position in the input) is analysed with ``sampler.seed_for(run_seed, i)``, so its result is
+the same whichever worker runs it and in whatever order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..cards import format_hand, parse_card, parse_compass, parse_hand, parse_play_seat
+from ..errors import USER_ERRORS, BostonSimError
+from ..settings import AnalysisSettings
+from .readers import Item, Record, detect_input_format, read_records
+from .records import BadRow, HandResult
+
+# The workers (processes) are a batch's parallelism: each hand gets one solver thread unless
+# the settings name a number.
+HAND_THREADS = 1
+
+
+@dataclass(frozen=True)
+class Job:
+    """One hand to analyse: everything a worker needs, nothing it has to look up.
+
+    ``settings`` are the run's, with the row's rules / seat / turn-up and the hand's own seed
+    (already derived from the run seed) filled in."""
+
+    index: int  # 0-based position of the hand in the input: the hand id and the seed's key
+    line: int  # 1-based line number in the input file, for error reports
+    hand: str
+    label: str
+    settings: AnalysisSettings
+
+
+def hand_seed(run_seed: int, index: int) -> int:
+    """Seed of hand ``index`` of a run with seed ``run_seed`` (``sampler.seed_for``)."""
+    from ..sampler import seed_for
+
+    return seed_for(run_seed, index)
+
+
+def check_rules(name: Any, options: dict[str, Any] | None) -> Any:
+    """Load rule set ``name`` with ``options`` the way ``analyze`` does (context keys such
+    as ``preference`` are not rule options unless the rule set declares them); raises the
+    same user errors. Returns the RuleSet."""
+    from ..analysis import CONTEXT_KEYS
+    from ..rules import load_rules
+
+    rs = load_rules(name)
+    opts = {k: v for k, v in (options or {}).items()
+            if k not in CONTEXT_KEYS or k in rs.option_specs}
+    return load_rules(name, opts or None)
+
+
+def plays_rightward(settings: AnalysisSettings) -> bool:
+    """Whether the run's rule set plays to the right (it relies on A-41)."""
+    try:
+        return "A-41" in check_rules(settings.rules, settings.option_map).interpretations
+    except USER_ERRORS:
+        return False  # reported per row later
+
+
+def read_jobs(path: str | Path, settings: AnalysisSettings | None = None, *,
+              input_format: str | None = None,
+              pbn_seat: str = "all") -> tuple[list[Job], list[BadRow], int]:
+    """Read an input file into jobs and bad rows.
+
+    Returns ``(jobs, bad_rows, n_hands)``; ``n_hands`` counts every position (good or bad),
+    and ``job.index`` is the hand's position, which keys its seed. A row whose hand, seat or
+    rules cannot be read becomes a :class:`BadRow`; a file that cannot be read at all raises
+    a user error (``BostonSimError`` / ``FileNotFoundError``).
+    """
+    settings = settings or AnalysisSettings()
+    if settings.threads is None:
+        settings = settings.replace(threads=HAND_THREADS)
+    path = Path(path)
+    fmt = input_format or detect_input_format(path)
+    if pbn_seat != "all":
+        parse_compass(pbn_seat)
+    rightward = fmt == "pbn" and plays_rightward(settings)
+    return _make_jobs(read_records(path, fmt, pbn_seat, rightward), settings)
+
+
+def _make_jobs(items: list[Item], settings: AnalysisSettings
+               ) -> tuple[list[Job], list[BadRow], int]:
+    rule_errors: dict[Any, str | None] = {}  # each rule set is loaded once
+    jobs: list[Job] = []
+    bad: list[BadRow] = []
+    index = 0
+    for width, rec in items:
+        if rec.error is not None:
+            bad.append(BadRow(rec.line, rec.error, rec.text, index))
+        else:
+            try:
+                jobs.append(_job(rec, index, settings, rule_errors))
+            except USER_ERRORS as e:
+                bad.append(BadRow(rec.line, str(e), rec.text, index))
+        index += width
+    return jobs, bad, index
+
+
+def _job(rec: Record, index: int, settings: AnalysisSettings,
+         rule_errors: dict[Any, str | None]) -> Job:
+    """The job of one readable record; a bad hand, seat, turn-up or rule set raises."""
+    hand = format_hand(parse_hand(rec.hand), "pbn")  # cheap: fail early, not in a worker
+    seat = rec.seat or settings.seat
+    parse_play_seat(seat)
+    rules = rec.rules or settings.rules
+    turnup = rec.turnup or settings.turnup
+    if turnup is not None:
+        parse_card(turnup)
+    if rules not in rule_errors:
+        try:
+            check_rules(rules, settings.option_map)
+            rule_errors[rules] = None
+        except USER_ERRORS as e:
+            rule_errors[rules] = str(e)
+    if rule_errors[rules] is not None:
+        raise BostonSimError(rule_errors[rules])
+    label = " ".join(rec.label.split())  # one line per row in the results: no line breaks
+    return Job(index, rec.line, hand, label,
+               settings.replace(rules=rules, seat=seat, turnup=turnup,
+                                seed=hand_seed(settings.seed, index)))
+
+
+def _analyze_kwargs(s: AnalysisSettings) -> dict[str, Any]:
+    """The settings as :func:`boston_sim.analysis.analyze` keyword arguments."""
+    return {"seat": s.seat, "rules": s.rules, "options": s.option_map or None,
+            "samples": s.samples, "precision": s.precision, "seed": s.seed,
+            "known": list(s.known) or None, "constraints": list(s.constraints) or None,
+            "turnup": s.turnup, "partner": s.partner, "context": s.context_map or None,
+            "risk_threshold": s.risk_threshold, "threads": s.threads,
+            "max_samples": s.max_samples, "misere_tricks": s.misere_tricks,
+            "max_time": s.max_time}
+
+
+def _analyze(job: Job) -> Any:
+    from ..analysis import analyze
+
+    return analyze(job.hand, **_analyze_kwargs(job.settings))
+
+
+def analyze_one(job: Job) -> HandResult:
+    """Analyse one hand with :func:`boston_sim.analysis.analyze`; never raises.
+
+    A user error (bad hand, seat, rules, impossible constraint) or any other failure comes
+    back as ``HandResult.error`` so that one bad hand cannot stop a batch or kill a worker.
+    """
+    from .results import rows_of
+
+    try:
+        return HandResult(job.index, job.line, rows=rows_of(_analyze(job), job))
+    except USER_ERRORS as e:
+        return HandResult(job.index, job.line, error=str(e))
+    except Exception as e:  # a bug must not stop the other hands; report it on the row
+        return HandResult(job.index, job.line, error=f"internal error: {type(e).__name__}: {e}")

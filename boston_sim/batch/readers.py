@@ -1,0 +1,154 @@
+"""Input files (text, CSV, JSON Lines, PBN) -> records: one per row, before any default or
+check is applied. A row that cannot be read becomes a record with ``error`` set; a file that
+cannot be read at all raises a user error."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..cards import COMPASS, PLAY_SEATS, NotationError, parse_compass
+from ..errors import BostonSimError
+from ..pbn import deal_hands, play_seat_of, read_games
+from .records import EXT_TO_INPUT, INPUT_FORMATS
+
+TEXT_FIELDS = 5  # HAND | SEAT | LABEL | RULES | TURNUP
+_TEXT_SEPARATOR = re.compile(r"\||\t")
+
+
+@dataclass(frozen=True)
+class Record:
+    """A row as read from the input, before defaults are applied."""
+
+    line: int
+    hand: str
+    seat: str | None = None
+    rules: str | None = None
+    label: str = ""
+    text: str = ""
+    error: str | None = None  # set when the row itself cannot be read
+    turnup: str | None = None
+
+
+# (positions the record stands for, record): a bad PBN deal stands for every seat it would
+# have produced, so that later hands keep their positions (and seeds)
+Item = tuple[int, Record]
+
+
+def detect_input_format(path: str | Path) -> str:
+    """Input format from the file extension (``.txt .csv .jsonl .pbn``)."""
+    ext = Path(path).suffix.lower()
+    if ext not in EXT_TO_INPUT:
+        raise BostonSimError(
+            f"cannot tell the format of {str(path)!r} from its extension; "
+            f"use --input-format ({', '.join(INPUT_FORMATS)})"
+        )
+    return EXT_TO_INPUT[ext]
+
+
+def read_records(path: Path, fmt: str, pbn_seat: str = "all",
+                 rightward: bool = False) -> list[Item]:
+    """Every row of ``path`` read as ``fmt``; ``pbn_seat`` and ``rightward`` (the rule set
+    plays to the right) matter for PBN only."""
+    if fmt not in INPUT_FORMATS:
+        raise BostonSimError(f"unknown input format {fmt!r} (use {', '.join(INPUT_FORMATS)})")
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        if fmt == "pbn":
+            return list(read_pbn(f, pbn_seat, rightward))
+        reader = {"text": read_text, "csv": read_csv, "jsonl": read_jsonl}[fmt]
+        return [(1, r) for r in reader(f)]
+
+
+def read_text(f: Iterable[str]) -> Iterator[Record]:
+    """``HAND [| SEAT [| LABEL [| RULES [| TURNUP]]]]`` lines; ``#`` comments, blank lines."""
+    for n, raw in enumerate(f, 1):
+        line = raw.rstrip("\r\n")
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        fields = [x.strip() for x in _TEXT_SEPARATOR.split(s)]
+        if len(fields) > TEXT_FIELDS:
+            yield Record(n, "", text=line, error=f"{len(fields)} fields; expected "
+                         "HAND | SEAT | LABEL | RULES | TURNUP")
+            continue
+        fields += [""] * (TEXT_FIELDS - len(fields))
+        hand, seat, label, rules, turnup = fields
+        yield Record(n, hand, seat or None, rules or None, label, text=line,
+                     turnup=turnup or None)
+
+
+def read_csv(f: Iterable[str]) -> Iterator[Record]:
+    """A header with a ``hand`` column; optional ``seat rules label turnup``."""
+    reader = csv.DictReader(f)
+    cols = [c.strip().lower() for c in (reader.fieldnames or [])]
+    if "hand" not in cols:
+        raise BostonSimError("the CSV file needs a 'hand' column (optional: seat, rules, label)")
+    reader.fieldnames = cols
+    for row in reader:
+        line = reader.line_num  # the (last) physical line of this row
+        if None in row:  # more fields than the header
+            yield Record(line, "", text=",".join(str(v) for v in row.values() if v),
+                         error="more fields than the header")
+            continue
+        get = lambda k: (row.get(k) or "").strip()  # noqa: E731
+        text = ",".join(v or "" for v in row.values())
+        yield Record(line, get("hand"), get("seat") or None, get("rules") or None,
+                     get("label"), text=text, turnup=get("turnup") or None)
+
+
+def read_jsonl(f: Iterable[str]) -> Iterator[Record]:
+    """One JSON object per line with the keys of :func:`read_csv`."""
+    for n, raw in enumerate(f, 1):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        try:
+            obj = json.loads(s)
+        except json.JSONDecodeError as e:
+            yield Record(n, "", text=s, error=f"not valid JSON: {e.msg} at column {e.colno}")
+            continue
+        if not isinstance(obj, dict):
+            yield Record(n, "", text=s, error="expected a JSON object with a 'hand' key")
+            continue
+        if not isinstance(obj.get("hand"), str):
+            yield Record(n, "", text=s, error="missing 'hand' (a string)")
+            continue
+
+        def opt(k: str) -> str | None:
+            v = obj.get(k)
+            return None if v is None or str(v).strip() == "" else str(v).strip()
+
+        yield Record(n, obj["hand"], opt("seat"), opt("rules"), opt("label") or "", text=s,
+                     turnup=opt("turnup"))
+
+
+def read_pbn(f: Iterable[str], pbn_seat: str, rightward: bool = False) -> Iterator[Item]:
+    """PBN games -> one record per wanted compass seat (``pbn_seat``: N, E, S, W or all),
+    its playing-order seat from the ``[Dealer]`` tag."""
+    seats = list(range(4)) if pbn_seat == "all" else [parse_compass(pbn_seat)]
+    for game in read_games(f):
+        line, deal = game.line, game.deal
+        try:
+            dealer = game.dealer()
+        except NotationError:
+            yield len(seats), Record(line, "", text=f'[Dealer "{game.tags["Dealer"]}"]',
+                                     error=f"unknown dealer {game.tags['Dealer']!r}")
+            continue
+        try:
+            hands = deal_hands(deal)
+        except NotationError as e:
+            yield len(seats), Record(line, "", text=f'[Deal "{deal}"]', error=str(e))
+            continue
+        for c in seats:
+            label = (f"board {game.board} {COMPASS[c]}" if game.board
+                     else f"deal line {line} {COMPASS[c]}")
+            text = f'[Deal "{deal}"] {COMPASS[c]}'
+            if c not in hands:
+                yield 1, Record(line, "", text=text, error=f"no hand given for {COMPASS[c]}")
+                continue
+            seat = PLAY_SEATS[play_seat_of(c, dealer, rightward=rightward)]
+            yield 1, Record(line, hands[c], seat, None, label, text=text)

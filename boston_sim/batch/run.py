@@ -1,0 +1,190 @@
+"""``run_batch``: read the input, check a resume against the stored settings, run the jobs,
+write results as hands finish, then the sorted results and the per-hand summary."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..cards import parse_card, parse_play_seat
+from ..errors import BostonSimError
+from ..settings import AnalysisSettings
+from .executors import execute
+from .jobs import Job, analyze_one, check_rules, read_jobs
+from .readers import detect_input_format
+from .records import OUTPUT_FORMATS, SUMMARY_SCHEMA, BatchSummary, HandResult
+from .results import summarize_rows
+from .sinks import ErrorLog, atomic_write_bytes, open_sink, output_paths, write_table
+
+# meta.json: the run's own keys that a resume must match, beside the settings' result_dict()
+RUN_KEYS = ("input_format", "format", "pbn_seat")
+_SETTING_FIELDS = tuple(f.name for f in dataclasses.fields(AnalysisSettings))
+
+
+def run_batch(
+    input_path: str | Path,
+    out: str | Path | None = None,
+    settings: AnalysisSettings | None = None,
+    *,
+    fmt: str | None = None,
+    input_format: str | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    resume: bool = False,
+    pbn_seat: str = "all",
+    progress: bool = False,
+    fn: Callable[[Job], HandResult] = analyze_one,
+    **overrides: Any,
+) -> BatchSummary:
+    """Analyse every hand of ``input_path`` under ``settings`` and write results, summary,
+    errors and settings (``meta.json``) files; see :mod:`boston_sim.batch` for the formats
+    and guarantees.
+
+    ``overrides`` (``rules=``, ``seed=``, ``samples=``, ...) change fields of ``settings``
+    (:meth:`AnalysisSettings.build`); a rule set named this way is checked up front. Returns
+    a :class:`BatchSummary`; ``summary.failed`` counts bad rows and failed hands (the CLI
+    exits 1 when it is not 0). Usage errors (unreadable file, unknown format, resuming with
+    other settings) raise.
+    """
+    t0 = time.perf_counter()
+    input_path = Path(input_path)
+    settings = AnalysisSettings.build(settings, **overrides)
+    if fmt is not None and fmt not in OUTPUT_FORMATS:
+        raise BostonSimError(f"unknown output format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
+    in_fmt = input_format or detect_input_format(input_path)
+    paths = output_paths(input_path, out, fmt)
+    if overrides.get("rules") is not None:  # a bad run-wide rule set is a usage error
+        check_rules(settings.rules, settings.option_map)
+    check_settings(settings)
+    jobs, bad, n_hands = read_jobs(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat)
+    meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings)
+    if resume:
+        check_resume(paths.meta, meta)
+    paths.results.parent.mkdir(parents=True, exist_ok=True)
+    sink = open_sink(paths.results, paths.fmt)
+    done = sink.open(resume)
+    atomic_write_bytes(paths.meta, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
+    errors = ErrorLog(paths.errors)
+    for b in bad:
+        errors.add(b.line, b.index, b.reason, b.text)
+    todo = [j for j in jobs if j.index not in done]
+    summary = BatchSummary(hands=n_hands, skipped=len(jobs) - len(todo),
+                           results=str(paths.results), summary=str(paths.summary),
+                           errors=str(paths.errors))
+    try:
+        with BatchProgress(len(todo), enabled=progress) as bar:
+            for res in execute(todo, workers=workers, scheduler=scheduler, fn=fn):
+                if res.error is not None or not res.rows:
+                    errors.add(res.line, res.index, res.error or "no rows", "")
+                else:
+                    sink.write_hand(res.rows)
+                    summary.analysed += 1
+                bar.advance()
+    finally:
+        sink.close()
+        errors.close()
+    sink.finish()
+    rows = sink.read_rows()
+    write_table(paths.summary, summarize_rows(rows), SUMMARY_SCHEMA, paths.fmt)
+    summary.done = len({r["hand_id"] for r in rows})
+    summary.failed = errors.count
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def check_settings(settings: AnalysisSettings) -> None:
+    """The run's settings that would make every row fail are usage errors, raised now."""
+    parse_play_seat(settings.seat)
+    if settings.turnup is not None:
+        parse_card(settings.turnup)
+    if settings.samples is not None and settings.samples < 1:
+        raise BostonSimError("--samples must be at least 1")
+    max_time = settings.max_time
+    if max_time is not None and (settings.samples is not None or not max_time > 0):
+        raise BostonSimError("--max-time must be a positive number of seconds, and applies to "
+                             "the default sampling rounds, not to --samples")
+
+
+def run_meta(input_path: Path, input_format: str, fmt: str, pbn_seat: str,
+             settings: AnalysisSettings) -> dict[str, Any]:
+    """What ``meta.json`` holds: the input, the run's keys and the settings that decide the
+    results (the run seed; threads left out); resuming with different ones is refused."""
+    from .. import __version__
+
+    return {"input": str(input_path), "input_format": input_format, "format": fmt,
+            **settings.result_dict(), "pbn_seat": pbn_seat, "version": __version__}
+
+
+def _comparable(meta: dict[str, Any]) -> dict[str, Any]:
+    """The keys of a meta.json that a resume must match, the settings read back through
+    :class:`AnalysisSettings` (a missing field, or null for a field with a default, is the
+    default: older files left ``rules`` and ``seat`` null when the run named none)."""
+    fields = {k: meta[k] for k in _SETTING_FIELDS if k in meta}
+    return {**{k: meta.get(k) for k in RUN_KEYS},
+            **AnalysisSettings.build(**fields).result_dict()}
+
+
+def check_resume(meta_path: Path, meta: dict[str, Any]) -> None:
+    """Refuse to resume results made with other settings than ``meta`` (a missing or
+    unreadable meta.json is no objection)."""
+    try:
+        old = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return
+    if not isinstance(old, dict):
+        return
+    try:
+        before = _comparable(old)
+    except (TypeError, ValueError):
+        raise BostonSimError(f"cannot resume: {meta_path} does not hold batch settings; run "
+                             "without --resume or choose another --out") from None
+    now = _comparable(meta)
+    diff = [k for k in now if before.get(k) != now[k]]
+    if diff:
+        detail = ", ".join(f"{k} {before.get(k)!r} -> {now[k]!r}" for k in diff)
+        raise BostonSimError(
+            f"cannot resume: the results were made with other settings ({detail}); "
+            "run without --resume or choose another --out"
+        )
+
+
+class BatchProgress:
+    """A rich progress bar on stderr: hands done, rate, time left. Used as a context manager
+    with one ``advance()`` per finished hand."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled and total > 0
+        self._p: Any = None
+
+    def __enter__(self) -> BatchProgress:
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn, TimeRemainingColumn)
+
+            self._p = Progress(
+                TextColumn("hands"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                TextColumn("left"), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=False,
+            )
+            self._p.__enter__()
+            self._t0 = time.perf_counter()
+            self._task = self._p.add_task("batch", total=self.total, rate="")
+        return self
+
+    def advance(self) -> None:
+        if self._p is not None:
+            done = self._p.tasks[0].completed + 1
+            dt = time.perf_counter() - self._t0
+            rate = f"{60 * done / dt:.1f} hands/min" if dt > 0 else ""
+            self._p.update(self._task, advance=1, rate=rate)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._p is not None:
+            self._p.__exit__(*exc)

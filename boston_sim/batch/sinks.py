@@ -1,0 +1,360 @@
+"""Writing results so that a run killed at any moment loses at most the hands in flight.
+
+CSV / JSON Lines (:class:`LineSink`): each finished hand's rows go out in one ``write`` +
+``fsync``; Parquet (:class:`ParquetSink`): one part file per hand, written to a temporary
+name and renamed. ``open(resume=True)`` drops a torn or incomplete trailing hand and reports
+every complete one. Whole tables (the summary, the settings) are written atomically.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import BostonSimError
+from .records import ERROR_COLUMNS, EXT_TO_OUTPUT, OUTPUT_EXT, OUTPUT_FORMATS, ROW_COLUMNS, ROW_SCHEMA
+
+_PANDAS_DTYPES = {int: "int64", float: "float64", bool: "bool", str: "object"}
+
+
+# --------------------------------------------------------------------------- values <-> text
+
+
+def _plain(v: Any) -> Any:
+    """A JSON-ready Python value: numpy scalars unwrapped, NaN as None."""
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    return v
+
+
+def _fmt_csv(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return "" if math.isnan(v) else repr(v)
+    return str(v)
+
+
+def _parse_value(text: str, typ: type) -> Any:
+    if typ is float:
+        return math.nan if text == "" else float(text)
+    if typ is int:
+        return int(text)
+    if typ is bool:
+        if text not in ("true", "false"):
+            raise ValueError(f"not a boolean: {text!r}")
+        return text == "true"
+    return text
+
+
+def _from_json(v: Any, typ: type) -> Any:
+    if typ is float:
+        return math.nan if v is None else float(v)
+    if typ is int:
+        return int(v)
+    if typ is bool:
+        if not isinstance(v, bool):
+            raise ValueError(f"not a boolean: {v!r}")
+        return v
+    return "" if v is None else str(v)
+
+
+def encode_rows(rows: list[dict[str, Any]], fmt: str, columns: list[str]) -> bytes:
+    """Rows -> the bytes of complete CSV or JSON Lines lines (no header)."""
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        for r in rows:
+            w.writerow([_fmt_csv(r[c]) for c in columns])
+        return buf.getvalue().encode("utf-8")
+    lines = [
+        json.dumps({c: _plain(r[c]) for c in columns}, ensure_ascii=False, allow_nan=False)
+        for r in rows
+    ]
+    return ("".join(x + "\n" for x in lines)).encode("utf-8")
+
+
+def rows_frame(rows: list[dict[str, Any]], schema: dict[str, type]) -> Any:
+    """Rows -> pandas DataFrame with the column types of ``schema``."""
+    import pandas as pd
+
+    cols = list(schema)
+    df = pd.DataFrame([[r[c] for c in cols] for r in rows], columns=cols)
+    return df.astype({c: _PANDAS_DTYPES[t] for c, t in schema.items()})
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _csv_header(columns: list[str]) -> bytes:
+    return (",".join(columns) + "\n").encode("utf-8")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all (temporary file, fsync, rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def write_table(path: Path, rows: list[dict[str, Any]], schema: dict[str, type],
+                fmt: str) -> None:
+    """Write a whole table atomically (temp file + rename) in ``fmt``."""
+    cols = list(schema)
+    if fmt == "parquet":
+        tmp = path.with_name(path.name + ".tmp")
+        rows_frame(rows, schema).to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+        return
+    head = _csv_header(cols) if fmt == "csv" else b""
+    atomic_write_bytes(path, head + encode_rows(rows, fmt, cols))
+
+
+@dataclass(frozen=True)
+class OutputPaths:
+    results: Path
+    summary: Path
+    errors: Path
+    meta: Path
+    fmt: str
+
+
+def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None) -> OutputPaths:
+    """Where the results, summary, errors and run settings go.
+
+    ``--out results.csv`` -> ``results.csv``, ``results.summary.csv``, ``results.errors.csv``
+    and ``results.meta.json``; for Parquet ``results.parquet/`` is a directory of part files and
+    the summary is ``results.summary.parquet``. Without ``--out`` the results sit next to the
+    input: ``hands.txt`` -> ``hands.results.csv``.
+    """
+    if out is None:
+        f = fmt or "csv"
+        ext = OUTPUT_EXT[f]
+        p = Path(input_path)
+        base = p.with_name(p.stem + ".results")
+        results = base.with_name(base.name + ext)
+    else:
+        results = Path(out)
+        f = fmt or EXT_TO_OUTPUT.get(results.suffix.lower(), "csv")
+        if f not in OUTPUT_FORMATS:
+            raise BostonSimError(f"unknown output format {f!r} (use {', '.join(OUTPUT_FORMATS)})")
+        ext = OUTPUT_EXT[f]
+        base = results.with_suffix("") if results.suffix.lower() == ext else results
+    summary = base.with_name(base.name + ".summary" + ext)
+    errors = base.with_name(base.name + ".errors.csv")
+    meta = base.with_name(base.name + ".meta.json")
+    return OutputPaths(results, summary, errors, meta, f)
+
+
+# --------------------------------------------------------------------------- sinks
+
+
+class LineSink:
+    """CSV or JSON Lines results file, appended one hand at a time.
+
+    Every hand's rows go out in one ``os.write`` followed by ``fsync``. A kill can therefore
+    leave only the last hand torn (a partial line, or fewer than ``n_rungs`` rows); ``open``
+    with ``resume`` drops such a hand and rewrites the file cleanly before appending.
+    """
+
+    def __init__(self, path: Path, fmt: str) -> None:
+        self.path = path
+        self.fmt = fmt
+        self.fd: int | None = None
+
+    @property
+    def _head(self) -> bytes:
+        return _csv_header(ROW_COLUMNS) if self.fmt == "csv" else b""
+
+    # reading -------------------------------------------------------------------------
+    def _grouped(self) -> tuple[list[int], dict[int, list[tuple[bytes, dict[str, Any]]]]]:
+        """The file's readable rows grouped by hand id, hand ids in file order."""
+        data = self.path.read_bytes()
+        data = data[: data.rfind(b"\n") + 1]  # a torn trailing line is not a row
+        lines = data.splitlines(keepends=True)
+        if self.fmt == "csv":
+            if not lines:
+                return [], {}
+            header = next(csv.reader([lines[0].decode("utf-8")]))
+            if header != ROW_COLUMNS:
+                raise BostonSimError(f"{self.path} is not a boston-sim results file (header)")
+            lines = lines[1:]
+        groups: dict[int, list[tuple[bytes, dict[str, Any]]]] = {}
+        order: list[int] = []
+        for raw in lines:
+            try:
+                row = self._decode(raw)
+            except (ValueError, KeyError, json.JSONDecodeError):
+                continue  # a damaged line: its hand will be incomplete and redone
+            hid = row["hand_id"]
+            if hid not in groups:
+                groups[hid] = []
+                order.append(hid)
+            groups[hid].append((raw, row))
+        return order, groups
+
+    def _blocks(self) -> list[tuple[int, bytes, list[dict[str, Any]]]]:
+        """Complete hands in the file as (hand_id, raw bytes, rows), torn ones dropped."""
+        order, groups = self._grouped()
+        out = []
+        for hid in order:
+            g = groups[hid]
+            n = g[0][1]["n_rungs"]
+            rungs = [row["rung"] for _, row in g]
+            if len(g) > n and len(g) % n == 0:
+                # the same hand twice (cannot happen through resume; be safe): keep one set
+                g = g[:n]
+            elif not (len(g) == n and len(set(rungs)) == n):
+                continue
+            out.append((hid, b"".join(raw for raw, _ in g), [row for _, row in g]))
+        return out
+
+    def _decode(self, raw: bytes) -> dict[str, Any]:
+        text = raw.decode("utf-8")
+        if self.fmt == "csv":
+            vals = next(csv.reader([text]))
+            if len(vals) != len(ROW_COLUMNS):
+                raise ValueError("wrong number of fields")
+            return {c: _parse_value(v, ROW_SCHEMA[c]) for c, v in zip(ROW_COLUMNS, vals)}
+        obj = json.loads(text)
+        return {c: _from_json(obj[c], ROW_SCHEMA[c]) for c in ROW_COLUMNS}
+
+    def read_rows(self) -> list[dict[str, Any]]:
+        """All complete rows, sorted by hand id (ladder order within a hand)."""
+        if not self.path.exists():
+            return []
+        blocks = sorted(self._blocks(), key=lambda b: b[0])
+        return [r for _, _, rows in blocks for r in rows]
+
+    # writing -------------------------------------------------------------------------
+    def open(self, resume: bool) -> set[int]:
+        """Prepare the file for appending; returns the hand ids already complete in it."""
+        done: set[int] = set()
+        if resume and self.path.exists():
+            blocks = self._blocks()
+            done = {hid for hid, _, _ in blocks}
+            clean = self._head + b"".join(raw for _, raw, _ in blocks)
+            if self.path.read_bytes() != clean:
+                atomic_write_bytes(self.path, clean)
+        else:
+            atomic_write_bytes(self.path, self._head)
+        self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        return done
+
+    def write_hand(self, rows: list[dict[str, Any]]) -> None:
+        assert self.fd is not None
+        _write_all(self.fd, encode_rows(rows, self.fmt, ROW_COLUMNS))
+        os.fsync(self.fd)
+
+    def finish(self) -> None:
+        """Close, then rewrite the file sorted by hand id (atomically)."""
+        self.close()
+        if not self.path.exists():
+            return
+        blocks = sorted(self._blocks(), key=lambda b: b[0])
+        atomic_write_bytes(self.path, self._head + b"".join(raw for _, raw, _ in blocks))
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+class ParquetSink:
+    """A results directory with one Parquet part file per hand (``hand-000042.parquet``).
+
+    Each part is written to a temporary name, fsynced and renamed, so a part either exists
+    complete or not at all; ``pandas.read_parquet(directory)`` reads the whole set.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _part(self, hid: int) -> Path:
+        return self.path / f"hand-{hid:06d}.parquet"
+
+    def open(self, resume: bool) -> set[int]:
+        if self.path.exists() and not self.path.is_dir():
+            raise BostonSimError(f"{self.path} exists and is not a directory (Parquet results)")
+        self.path.mkdir(parents=True, exist_ok=True)
+        for p in self.path.glob("*.tmp"):
+            p.unlink()
+        parts = sorted(self.path.glob("hand-*.parquet"))
+        if not resume:
+            for p in parts:
+                p.unlink()
+            return set()
+        return {int(p.stem.split("-")[1]) for p in parts}
+
+    def write_hand(self, rows: list[dict[str, Any]]) -> None:
+        tmp = self._part(rows[0]["hand_id"]).with_suffix(".parquet.tmp")
+        rows_frame(rows, ROW_SCHEMA).to_parquet(tmp, index=False)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, self._part(rows[0]["hand_id"]))
+
+    def read_rows(self) -> list[dict[str, Any]]:
+        import pandas as pd
+
+        parts = sorted(self.path.glob("hand-*.parquet")) if self.path.is_dir() else []
+        rows: list[dict[str, Any]] = []
+        for p in parts:
+            df = pd.read_parquet(p)
+            for rec in df.to_dict("records"):
+                rows.append({c: _from_json(_plain(rec[c]), ROW_SCHEMA[c]) for c in ROW_COLUMNS})
+        return rows
+
+    def finish(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def open_sink(path: Path, fmt: str) -> LineSink | ParquetSink:
+    """The sink that writes results in ``fmt``."""
+    return ParquetSink(path) if fmt == "parquet" else LineSink(path, fmt)
+
+
+class ErrorLog:
+    """``RESULTS.errors.csv``: one line per failed row, written (and fsynced) as it happens.
+
+    Started afresh by every run: on ``--resume`` the failed rows are tried again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.count = 0
+        atomic_write_bytes(path, _csv_header(ERROR_COLUMNS))
+        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+
+    def add(self, line: int, hand_id: int | None, reason: str, text: str = "") -> None:
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerow(
+            [line, "" if hand_id is None else hand_id, reason, text])
+        _write_all(self.fd, buf.getvalue().encode("utf-8"))
+        os.fsync(self.fd)
+        self.count += 1
+
+    def close(self) -> None:
+        os.close(self.fd)

@@ -1,0 +1,93 @@
+"""PBN files -> games (their tags) -> the hand and playing-order seat of each compass seat.
+
+The notation of one deal string (``"N:hand hand hand hand"``) is :func:`cards.split_deal`
+and :func:`cards.parse_deal`; this module reads whole PBN files: the tag pairs
+``[Name "value"]`` of each game, the known hands of a deal (``-`` marks an unknown hand), and
+which playing-order seat a compass seat holds given the ``[Dealer "X"]`` tag. Nothing here
+imports numba, numpy or pandas.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .cards import COMPASS, parse_compass, split_deal
+
+TAG = re.compile(r'\[\s*(\w+)\s+"([^"]*)"\s*\]')
+UNKNOWN_HAND = "-"
+# With no [Dealer] tag the dealer is taken to be W, the analysis convention of cards.py
+# (so N is eldest).
+DEFAULT_DEALER = COMPASS.index("W")
+_COMMENT_STARTS = ("%", ";")
+# Tags that belong to one deal: a second [Deal] in the same game does not inherit them.
+_PER_DEAL_TAGS = ("Deal", "Board")
+
+
+@dataclass(frozen=True)
+class Game:
+    """One deal of a PBN file: its tags and the line of its ``[Deal]`` tag."""
+
+    line: int
+    tags: dict[str, str]
+
+    @property
+    def deal(self) -> str:
+        return self.tags["Deal"]
+
+    @property
+    def board(self) -> str:
+        return self.tags.get("Board", "").strip()
+
+    def dealer(self) -> int:
+        """Compass seat of the dealer (``[Dealer]``, else :data:`DEFAULT_DEALER`); an unknown
+        seat raises NotationError."""
+        text = self.tags.get("Dealer", "").strip()
+        return parse_compass(text) if text else DEFAULT_DEALER
+
+
+def read_games(lines: Iterable[str]) -> list[Game]:
+    """Every game of a PBN file that has a ``[Deal]`` tag, in file order.
+
+    A game ends at the next ``[Event]`` tag; a second ``[Deal]`` before it starts a new game
+    that keeps the other tags (event, dealer, ...). ``%`` and ``;`` lines are comments.
+    """
+    games: list[Game] = []
+    tags: dict[str, str] = {}
+    deal_line = 0
+    for n, raw in enumerate(lines, 1):
+        s = raw.strip()
+        if s.startswith(_COMMENT_STARTS):
+            continue
+        for m in TAG.finditer(s):
+            name, value = m.group(1), m.group(2)
+            if name == "Event" and "Deal" in tags:
+                games.append(Game(deal_line, tags))
+                tags = {}
+            if name == "Deal":
+                if "Deal" in tags:  # a second deal without an Event tag between
+                    games.append(Game(deal_line, tags))
+                    tags = {k: v for k, v in tags.items() if k not in _PER_DEAL_TAGS}
+                deal_line = n
+            tags[name] = value
+    if "Deal" in tags:
+        games.append(Game(deal_line, tags))
+    return games
+
+
+def deal_hands(deal: str) -> dict[int, str]:
+    """``"N:h h h h"`` -> {compass seat: hand text}; unknown (``-``) hands are left out.
+    A malformed deal raises NotationError."""
+    first, hands = split_deal(deal)
+    return {(first + i) % 4: h for i, h in enumerate(hands) if h != UNKNOWN_HAND}
+
+
+def play_seat_of(compass: int, dealer: int, *, rightward: bool = False) -> int:
+    """Playing-order seat (0 = eldest .. 3 = dealer) of compass seat ``compass``.
+
+    Eldest is the dealer's left-hand neighbour, the next seat clockwise (cards.py); a rule
+    set that plays to the right (A-41, Russian Boston) has eldest on the dealer's right and
+    play running anticlockwise.
+    """
+    return (dealer - compass - 1) % 4 if rightward else (compass - dealer - 1) % 4
