@@ -1,4 +1,4 @@
-"""Benchmark of ``boston-sim bid`` (issue 4): samples per second over the full ladder of
+"""Benchmark of ``boston-sim bid``: samples per second over the full ladder of
 classic Boston, time to a recommendation at the default settings with a cold and a warm
 numba cache, and the speed-up from 1 to 2 threads.
 
@@ -152,7 +152,8 @@ def main() -> None:
               f"recommended {c['recommended']}")
     for r in runs:
         print(f"threads={r['threads']}: {r['samples_per_second']:.1f} samples/s "
-              f"({len(args.hands)} hands x {r['samples_per_hand']} samples in {r['seconds']:.1f} s)")
+              f"({len(args.hands)} hands x {r['samples_per_hand']} samples in "
+              f"{r['seconds']:.1f} s)")
         for ph in r["per_hand"]:
             print(f"    {ph['hand']}: {ph['seconds']:.2f} s, {ph['solves']} deal-solves, "
                   f"recommended {ph['recommended']}")

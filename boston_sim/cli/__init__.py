@@ -1,7 +1,7 @@
 """The ``boston-sim`` command line: a thin typer app. Each command lives in its own module
-(``rules_cmd``, ``solve_cmd``, ``bid_cmd``, ``batch_cmd``, ``plot_cmd``) with a ``register(app)`` function;
-commands import the library lazily so that ``--help`` stays instant (no numpy, numba, pandas
-or matplotlib until a command runs)."""
+(``rules_cmd``, ``solve_cmd``, ``bid_cmd``, ``batch_cmd``, ``plot_cmd``) with a
+``register(app)`` function; commands import the library lazily so that ``--help`` stays
+instant (no numpy, numba, pandas or matplotlib until a command runs)."""
 
 from __future__ import annotations
 

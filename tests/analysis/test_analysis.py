@@ -460,3 +460,34 @@ def test_rows_are_the_tables_rows(mixed):
             missing = a is None or a != a  # pandas shows a missing trump (None) as NaN
             assert (missing and (b is None or b != b)) if missing else a == b, col
     assert sum(bool(r["recommended"]) for r in mixed.rows) == (mixed.recommended != "pass")
+
+
+# --------------------------------------------------------------------------- the settings object
+
+
+def test_settings_object_keywords_and_positional_forms_agree():
+    """``analyze(hand, settings)``, keyword overrides and the positional ``seat, rules,
+    options`` form are the same analysis; the result records its settings."""
+    from boston_sim.settings import AnalysisSettings
+
+    s = AnalysisSettings(seat="second", options={"payments": "american"}, samples=6, seed=3)
+    by_object = analyze(MIXED, s)
+    by_keywords = analyze(MIXED, seat="second", options={"payments": "american"}, samples=6,
+                          seed=3)
+    by_position = analyze(MIXED, "second", "boston_foster", {"payments": "american"},
+                          samples=6, seed=3)
+    dumps = [json.dumps(a.to_dict(), sort_keys=True) for a in (by_object, by_keywords,
+                                                             by_position)]
+    assert dumps[0] == dumps[1] == dumps[2]
+    assert by_object.settings == s == by_keywords.settings
+    # keyword overrides change the object's fields
+    assert analyze(MIXED, s, seed=4).settings == s.replace(seed=4)
+    with pytest.raises(TypeError):
+        analyze(MIXED, s, colour="red")
+
+
+def test_progress_callback_counts_deal_solves():
+    seen = []
+    a = analyze(MIXED, samples=4, seed=1, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1] == a.solves
+    assert all(d1 <= d2 for (d1, _), (d2, _) in zip(seen, seen[1:]))

@@ -1,4 +1,4 @@
-"""``boston-sim bid`` end to end (issue 4): every rule set, JSON keys, errors, determinism."""
+"""``boston-sim bid`` end to end: every rule set, JSON keys, errors, determinism."""
 
 from __future__ import annotations
 
