@@ -40,13 +40,18 @@ _EXPORTS = {
     "solve": "solver",
     "solve_target": "solver",
     "solve_batch": "solver",
-    # analysis (analysis.py)
+    # analysis (analysis/) and the settings it runs under (settings.py)
     "analyze": "analysis",
-    # batch (batch.py)
+    "Analysis": "analysis",
+    "dd_table": "analysis",
+    "AnalysisSettings": "settings",
+    # batch
     "run_batch": "batch",
 }
 
 __all__ = [
+    "Analysis",
+    "AnalysisSettings",
     "BostonSimError",
     "NotationError",
     "RulesError",
@@ -55,6 +60,7 @@ __all__ = [
     "__version__",
     "analyze",
     "boston_card_transform",
+    "dd_table",
     "format_card",
     "format_deal",
     "format_hand",

@@ -43,3 +43,13 @@ MISERE_TRICKS_MODES: tuple[str, ...] = ("bool", "min")  # yes/no "no trick", or 
 DEFAULT_SAMPLES: int = 300
 SE_TARGET: float = 0.03  # the SE of P(make) every row reaches before its search may stop early
 MAX_SAMPLES: int = 20_000  # cap on the samples drawn by precision mode
+
+# Samples per round of the default mode. With 50, a probability observed as 0 (or 1) has an
+# Agresti-Coull SE of 0.027, below SE_TARGET; the least such round, 45, was measured no faster
+# (docs/PERFORMANCE.md): a row near the line then needs a third round.
+ROUND: int = 50
+# With a time limit, the least batch of deals solved at once; the first is always solved whole.
+TIME_STEP: int = 2
+# Suits that ``analyze`` takes as context rather than rule options (unless the rule set has an
+# option of that name): the CLI's --option preference=H, a batch row's options.
+CONTEXT_KEYS: tuple[str, ...] = ("preference", "senior", "junior")

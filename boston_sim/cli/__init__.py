@@ -1,7 +1,7 @@
 """The ``boston-sim`` command line: a thin typer app. Each command lives in its own module
-(``rules_cmd``, ``solve_cmd``, ``bid_cmd``, ``batch_cmd``) with a ``register(app)`` function;
-commands import the library lazily so that ``--help`` stays instant (no numpy, numba, pandas
-or matplotlib until a command runs)."""
+(``rules_cmd``, ``solve_cmd``, ``bid_cmd``, ``batch_cmd``, ``plot_cmd``) with a
+``register(app)`` function; commands import the library lazily so that ``--help`` stays
+instant (no numpy, numba, pandas or matplotlib until a command runs)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from .. import __version__
-from . import batch_cmd, bid_cmd, rules_cmd, solve_cmd
+from . import batch_cmd, bid_cmd, plot_cmd, rules_cmd, solve_cmd
 
 app = typer.Typer(
     name="boston-sim",
@@ -46,7 +46,7 @@ def _root(
     """Double-dummy Monte Carlo analysis for Boston and its relatives."""
 
 
-for _mod in (rules_cmd, solve_cmd, bid_cmd, batch_cmd):
+for _mod in (rules_cmd, solve_cmd, bid_cmd, batch_cmd, plot_cmd):
     _mod.register(app)
 
 

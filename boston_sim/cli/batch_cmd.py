@@ -1,5 +1,5 @@
-"""``boston-sim batch`` (a file of hands -> results files) and ``boston-sim plot`` (pictures of
-one hand or of a batch). Thin: the work is in ``boston_sim.batch`` and ``boston_sim.plots``."""
+"""``boston-sim batch``: a file of hands -> results files. Thin: the work is in
+``boston_sim.batch``."""
 
 from __future__ import annotations
 
@@ -124,48 +124,6 @@ def batch(
         raise typer.Exit(code=1)
 
 
-def plot(
-    target: Annotated[str, typer.Argument(
-        help="A results file (from batch) for a batch plot, or a hand to analyse and plot.")],
-    out: Annotated[Path | None, typer.Option(
-        "--out",
-        help="Image file: .png, .svg or .pdf (default: RESULTS.png, or hand.png).")] = None,
-    rules: Annotated[str, typer.Option(
-        "--rules", "-r", help="Rule set (hand only).")] = "boston_foster",
-    seat: Annotated[str, typer.Option("--seat", "-s", help="Seat (hand only).")] = "eldest",
-    option: OptionList = None,
-    samples: Annotated[int | None, typer.Option(
-        "--samples", "-n", help="Deals sampled (hand only).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed (hand only).")] = 0,
-) -> None:
-    """Plot a batch's results (recommended bids, expected values) or one hand's analysis
-    (counters won or lost per rung, tricks per trump, EV by rung)."""
-    with user_errors():
-        from ..plots import check_image_path
-
-        p = Path(target)
-        if not p.exists() and p.suffix.lower() in (".csv", ".jsonl", ".parquet"):
-            fail(f"file not found: {p}")
-        if p.exists():
-            from ..batch import load_results
-            from ..plots import plot_batch
-
-            dest = out or p.with_suffix(".png")
-            check_image_path(dest)
-            plot_batch(load_results(p), dest)
-        else:
-            from ..analysis import analyze
-            from ..plots import plot_hand
-
-            dest = out or Path("hand.png")
-            check_image_path(dest)
-            a = analyze(target, seat=seat, rules=rules, options=parse_options(option) or None,
-                        samples=samples, seed=seed)
-            plot_hand(a, dest)
-        typer.echo(str(dest))
-
-
 def register(app: typer.Typer) -> None:
-    """Add ``batch`` and ``plot`` to the app."""
+    """Add ``batch`` to the app."""
     app.command("batch")(batch)
-    app.command("plot")(plot)

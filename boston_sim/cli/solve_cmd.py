@@ -1,6 +1,7 @@
 """``boston-sim solve``: double-dummy results of one deal, a full table, or a file of deals.
 
-No logic here beyond argument checking and formatting; the solving is ``boston_sim.solver``.
+No logic here beyond argument checking and formatting; the searches are planned and solved
+by :mod:`boston_sim.analysis.dd_table` (the table: :func:`~boston_sim.analysis.dd_table`).
 """
 
 from __future__ import annotations
@@ -146,84 +147,35 @@ def _deal_text(line: str) -> str:
     return s
 
 
+def _plan(text: str, q: _Query) -> tuple[Any, list[Any]]:
+    """One deal's result still to fill (a DDTable, or a contract's dict) and the searches
+    that fill it (user errors in the deal propagate)."""
+    from ..analysis.dd_table import contract_searches, table_searches
+
+    deal = _deal_text(text)
+    if q.table:
+        return table_searches(deal, leader=q.leader, pairs=q.pairs, boston=q.boston)
+    assert q.trump is not None and q.leader is not None
+    return contract_searches(deal, q.trump, q.leader, q.declarer, q.partner, q.kind, q.target,
+                             q.boston)
+
+
+def _as_dict(result: Any) -> dict[str, Any]:
+    return result if isinstance(result, dict) else result.to_dict()
+
+
 def _solve_deal(text: str, q: _Query, progress: bool | None = None) -> dict[str, Any]:
     """Solve one deal as asked; returns the JSON-ready result (user errors propagate). The
     searches always run watched (``solve_jobs(progress=...)``), so Ctrl-C stops them at once;
     a --table's 20 or 40 searches show a bar on a terminal."""
-    out, jobs = _plan(text, q)
+    from ..analysis.dd_table import run_searches
+    from ..progress import ProgressBar
+
+    result, searches = _plan(text, q)
     show = progress if progress is not None else q.table and sys.stderr.isatty()
-    bar = _bar(len(jobs), "searches") if show else None
-
-    def tick(n: int) -> None:
-        if bar is not None:
-            bar[0].advance(bar[1], n)
-
-    try:
-        _run(jobs, tick)
-    finally:
-        if bar is not None:
-            bar[0].stop()
-    return out
-
-
-def _plan(text: str, q: _Query) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
-    """The result of one deal with its answers still to fill, and the searches that fill them:
-    ``(hands, job row, result dict, key)`` each (user errors in the deal propagate)."""
-    from ..cards import COMPASS, STRAINS, boston_card_transform, format_deal, parse_deal
-    from ..solver import declaring_side, question_job, value_job
-
-    hands = parse_deal(_deal_text(text))
-
-    def position(strain: int):
-        return boston_card_transform(hands, strain) if q.boston else hands
-
-    out: dict[str, Any] = {"deal": format_deal(hands), "boston": q.boston}
-    jobs: list[tuple[Any, ...]] = []
-    if q.table:
-        rows = []
-        sides = [(d, None) for d in range(4)]
-        if q.pairs:
-            sides += [(d, (d + 2) % 4) for d in range(4)]
-        for d, p in sides:
-            lead = (d + 1) % 4 if q.leader is None else q.leader
-            tricks: dict[str, int | None] = {}
-            mask = declaring_side(d, p)
-            for s in range(5):
-                tricks[STRAINS[s]] = None
-                jobs.append((position(s), value_job(s, lead, mask), tricks, STRAINS[s]))
-            rows.append({"declarer": COMPASS[d], "partner": None if p is None else COMPASS[p],
-                         "leader": COMPASS[lead], "tricks": tricks})
-        out["table"] = rows
-        return out, jobs
-    assert q.trump is not None and q.leader is not None
-    out.update({"trump": STRAINS[q.trump], "leader": COMPASS[q.leader],
-                "declarer": COMPASS[q.declarer],
-                "partner": None if q.partner is None else COMPASS[q.partner]})
-    mask = declaring_side(q.declarer, q.partner)
-    if q.kind is None:
-        out["tricks"] = None
-        jobs.append((position(q.trump), value_job(q.trump, q.leader, mask), out, "tricks"))
-    else:
-        out["kind"], out["target"], out["answer"] = q.kind, q.target, None
-        jobs.append((position(q.trump), question_job(q.trump, q.leader, mask, q.kind, q.target),
-                     out, "answer"))
-    return out, jobs
-
-
-def _run(jobs: list[tuple[Any, ...]], progress=None) -> None:
-    """Solve planned searches (of any number of deals) in one parallel batch, each answer
-    put where its plan says; ``progress(n)``: searches finished (see ``solve_jobs``)."""
-    import numpy as np
-
-    from ..solver import solve_jobs
-
-    if not jobs:
-        return
-    hands = np.stack([np.asarray(j[0], dtype=np.uint64) for j in jobs])
-    rows = np.array([j[1] for j in jobs], dtype=np.int64)
-    answers = solve_jobs(hands, rows, progress=progress)
-    for (_, _, where, key), a in zip(jobs, answers):
-        where[key] = bool(a) if key == "answer" else int(a)
+    with ProgressBar("solving (searches)", len(searches), count=True, enabled=show) as bar:
+        run_searches(searches, bar.advance)
+    return _as_dict(result)
 
 
 def _side_name(declarer: str, partner: str | None) -> str:
@@ -249,78 +201,75 @@ def _render(r: dict[str, Any]) -> str:
     return f"{side}: {r['tricks']} tricks ({where})"
 
 
-def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> None:
-    from ..errors import USER_ERRORS
-
+def _read_deals(text: str) -> list[tuple[int, str]]:
+    """(line number, deal) of every line that is not blank or a # comment."""
     todo = []
     for no, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if line and not line.startswith("#"):
             todo.append((no, line))
+    return todo
+
+
+def _solve_chunk(chunk: list[tuple[int, str]], q: _Query,
+                 bar: Any) -> tuple[list[dict[str, Any]], int]:
+    """A chunk of a file's deals solved in one parallel call (a shown bar moves as each
+    search ends); bad deals are reported on stderr and kept as ``error`` results."""
+    from ..analysis.dd_table import run_searches
+    from ..errors import USER_ERRORS
+
+    planned: list[tuple[int, Any]] = []
+    searches: list[Any] = []
+    failed = 0
+    for no, line in chunk:
+        try:
+            result, deal_searches = _plan(line, q)
+            searches += deal_searches
+        except USER_ERRORS as e:
+            failed += 1
+            msg = " ".join(str(e).split())
+            typer.echo(f"error: line {no}: {msg}", err=True)
+            result = {"deal": line, "error": msg}
+            bar.advance()
+        planned.append((no, result))
+    if searches:
+        per_deal = len(searches) / sum(not isinstance(r, dict) or "error" not in r
+                                       for _, r in planned)
+        run_searches(searches, (lambda n: bar.advance(n / per_deal)) if bar.enabled else None)
+    return [{"line": no} | _as_dict(r) for no, r in planned], failed
+
+
+def _print_results(results: list[dict[str, Any]]) -> None:
+    for r in results:
+        if "error" not in r:
+            typer.echo(f"line {r['line']}: {_render(r)}")
+
+
+def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> None:
+    from ..progress import ProgressBar
+
+    todo = _read_deals(text)
     show = progress if progress is not None else (
         sys.stderr.isatty() and len(todo) >= PROGRESS_MIN_DEALS)
-    bar = _bar(len(todo)) if show else None
     results: list[dict[str, Any]] = []
     failed = 0
-    try:
+    with ProgressBar("solving (deals)", len(todo), count=True, enabled=show) as bar:
         for lo in range(0, len(todo), FILE_BATCH):
-            # a batch of deals in one parallel call; the bar moves as each search ends
-            planned: list[tuple[int, dict[str, Any]]] = []
-            jobs: list[tuple[Any, ...]] = []
-            for no, line in todo[lo : lo + FILE_BATCH]:
-                try:
-                    out, deal_jobs = _plan(line, q)
-                    jobs += deal_jobs
-                except USER_ERRORS as e:
-                    failed += 1
-                    msg = " ".join(str(e).split())
-                    typer.echo(f"error: line {no}: {msg}", err=True)
-                    out = {"deal": line, "error": msg}
-                    if bar is not None:
-                        bar[0].advance(bar[1])
-                planned.append((no, out))
-            if jobs:
-                per_deal = len(jobs) / sum("error" not in out for _, out in planned)
-                _run(jobs, None if bar is None else
-                     lambda n: bar[0].advance(bar[1], n / per_deal))
-            batch = [{"line": no} | out for no, out in planned]
+            batch, bad = _solve_chunk(todo[lo : lo + FILE_BATCH], q, bar)
             results += batch
-            if bar is None and not json_out:
-                for r in batch:
-                    if "error" not in r:
-                        typer.echo(f"line {r['line']}: {_render(r)}")
-    finally:
-        if bar is not None:
-            bar[0].stop()
+            failed += bad
+            if not show and not json_out:
+                _print_results(batch)
     if json_out:
         echo_json(results)
-    elif bar is not None:
+    elif show:
         # with a bar on the terminal the results wait until it is gone, so the two do not mix
-        for r in results:
-            if "error" not in r:
-                typer.echo(f"line {r['line']}: {_render(r)}")
+        _print_results(results)
     if not todo:
         fail("no deals in the file")
     if failed:
         typer.echo(f"error: {failed} of {len(todo)} deals could not be solved", err=True)
         raise typer.Exit(code=2)
-
-
-def _bar(total: int, what: str = "deals"):
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    p = Progress(TextColumn(f"solving ({what})"), BarColumn(), MofNCompleteColumn(),
-                 TimeRemainingColumn(), console=Console(stderr=True), transient=True,
-                 redirect_stdout=False, redirect_stderr=False)
-    p.start()
-    return p, p.add_task("solve", total=total)
 
 
 def register(app: typer.Typer) -> None:

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from boston_sim import plots
 from boston_sim.batch import load_results, run_batch
 from boston_sim.cli import app
 from boston_sim.rules import load_rules
+from boston_sim.views import plots
 
-QUICK = Path(__file__).resolve().parent / "data" / "quick_rules.toml"  # Solo + Misère only
+QUICK = Path(__file__).resolve().parent.parent / "data" / "quick_rules.toml"  # Solo + Misère only
 MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF", ".svg": b"<?xml"}
 
 

@@ -282,9 +282,10 @@ def test_a_file_is_solved_in_batches_with_the_answers_of_single_solves(tmp_path:
 def test_a_single_deal_is_solved_watched_with_a_bar_for_its_table(monkeypatch) -> None:
     """One deal's searches run watched (a progress callback, so Ctrl-C stops them at once, see
     ``solve_jobs``); a --table counts its 20 searches on a bar, shown by default only on a
-    terminal, and the answers are those of the unwatched batch."""
-    import boston_sim.cli.solve_cmd as sc
+    terminal, and the answers are those of the library's unwatched ``dd_table``."""
+    import boston_sim.progress as progress
     import boston_sim.solver as solver
+    from boston_sim.analysis import dd_table
 
     calls = []
     real_jobs = solver.solve_jobs
@@ -293,36 +294,42 @@ def test_a_single_deal_is_solved_watched_with_a_bar_for_its_table(monkeypatch) -
         calls.append(progress is not None)
         return real_jobs(hands, jobs, deadline, progress)
 
-    class FakeBar:
-        def __init__(self):
-            self.done, self.stopped = 0.0, False
+    bars = []
 
-        def advance(self, task, n=1.0):
-            assert task == "task"
-            self.done += n
+    class FakeBar(progress.ProgressBar):
+        def start(self):
+            bars.append(self)
+            self.stopped = False
+            return self
 
         def stop(self):
             self.stopped = True
 
-    bars = []
-
-    def fake_bar(total, what="deals"):
-        bars.append((FakeBar(), total, what))
-        return bars[-1][0], "task"
-
     monkeypatch.setattr(solver, "solve_jobs", spy)
-    monkeypatch.setattr(sc, "_bar", fake_bar)
+    monkeypatch.setattr(progress, "ProgressBar", FakeBar)
     res = run("solve", TRUMPS13, "--table", "--json", "--progress")
     assert res.exit_code == 0, err(res)
-    (bar, total, what), = bars
-    assert (total, what, bar.done, bar.stopped) == (20, "searches", 20, True)
+    shown = [b for b in bars if b.enabled]
+    (bar,) = shown
+    assert (bar.total, bar.label, bar.done, bar.stopped) == (20, "solving (searches)", 20, True)
     watched = json.loads(res.stdout)
     # N alone, E leads: 13 in spades; otherwise E runs his 13 top cards
     assert watched["table"][0]["tricks"] == {"S": 13, "H": 0, "D": 0, "C": 0, "NT": 0}
-    q = sc._parse_query(None, None, None, None, True, None, None, False, False)
-    plain, jobs = sc._plan(TRUMPS13, q)
-    sc._run(jobs)  # unwatched
-    assert watched == plain
+    assert watched == dd_table(TRUMPS13).to_dict()  # unwatched
     res = run("solve", TRUMPS13, "-t", "S", "-l", "E")  # not a table, not a terminal: no bar
-    assert res.exit_code == 0 and len(bars) == 1
+    assert res.exit_code == 0 and len([b for b in bars if b.enabled]) == 1
     assert calls == [True, False, True]  # the CLI's two solves watched; the test's own not
+
+
+def test_dd_table_is_the_library_function_behind_solve_table() -> None:
+    """``boston_sim.analysis.dd_table``: every declarer alone, and with ``pairs`` also with
+    the partner opposite, in every strain; the CLI prints its ``to_dict()``."""
+    from boston_sim.analysis import DDTable, dd_table
+
+    t = dd_table(TRUMPS13, pairs=True)
+    assert isinstance(t, DDTable) and len(t.rows) == 8
+    assert [r.declarer for r in t.rows] == list("NESWNESW")
+    assert [r.partner for r in t.rows[4:]] == list("SWNE")
+    cli = json.loads(run("solve", TRUMPS13, "--table", "--partner", "opposite",
+                         "--json").stdout)
+    assert cli == t.to_dict()

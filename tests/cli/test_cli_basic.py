@@ -1,4 +1,5 @@
-"""The CLI shell: --version, --help, start-up imports, and user errors as ``error: ...`` + exit 2."""
+"""The CLI shell: --version, --help, start-up imports, and user errors as ``error: ...`` and
+exit 2."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from conftest import skip_unless_ci
 from typer.main import get_command
 from typer.testing import CliRunner
 
@@ -18,7 +20,6 @@ import boston_sim
 from boston_sim.cli import app
 from boston_sim.cli.common import echo_json, parse_options, user_errors
 from boston_sim.errors import NotationError, RulesError, SamplingError, SolverInputError
-from conftest import skip_unless_ci
 
 runner = CliRunner()
 HEAVY = ("numpy", "numba", "pandas", "matplotlib", "scipy", "dask", "pyarrow")

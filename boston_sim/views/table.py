@@ -1,4 +1,5 @@
-"""Views of an :class:`~boston_sim.analysis.Analysis`: a readable table, JSON and CSV.
+"""The readable report of an :class:`~boston_sim.analysis.Analysis`: a rich table of the
+chosen row of every rung and the recommendation with its footnotes.
 
 Results first, rendering later: nothing here computes a statistic, it only formats the
 rows of ``analysis.rows`` / ``analysis.rung_rows`` (plain dicts: no pandas needed).
@@ -6,35 +7,31 @@ rows of ``analysis.rows`` / ``analysis.rung_rows`` (plain dicts: no pandas neede
 
 from __future__ import annotations
 
-import csv
-import math
-from pathlib import Path
+import sys
 from typing import TYPE_CHECKING, Any
 
+from ..analysis.result import is_missing
+
 if TYPE_CHECKING:
-    from .analysis import Analysis
+    from ..analysis import Analysis
 
-_SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
-
-
-def _nan(x: Any) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 
 
 def _pm(value: Any, se: Any, digits: int = 1, pm: str = " ± ") -> str:
-    if _nan(value):
+    if is_missing(value):
         return "—"
-    if _nan(se):
+    if is_missing(se):
         return f"{value:+.{digits}f}"
     return f"{value:+.{digits}f}{pm}{se:.{digits}f}"
 
 
 def _trump_cell(row: Any, symbols: bool, compact: bool = False) -> str:
     trump = row["trump"]
-    if trump is None or (isinstance(trump, float) and math.isnan(trump)):
+    if is_missing(trump):
         text = "NT" if row["kind"] != "at_least" else "—"
     else:
-        text = _SUIT_SYMBOL[trump] if symbols else trump
+        text = SUIT_SYMBOL[trump] if symbols else trump
     cls = row["trump_class"]
     if isinstance(cls, str) and cls and cls != trump:
         text += f" ({cls})"
@@ -42,39 +39,6 @@ def _trump_cell(row: Any, symbols: bool, compact: bool = False) -> str:
     if isinstance(disc, str) and disc:
         text += f" −{disc}" if compact else f", discards {disc}"
     return text
-
-
-def to_json(analysis: Analysis) -> dict[str, Any]:
-    """The JSON object of issue 4 (see :meth:`Analysis.to_dict`)."""
-    return analysis.to_dict()
-
-
-def csv_rows(analysis: Analysis, *, all_trumps: bool = True) -> list[dict[str, Any]]:
-    """Rows for a CSV file: one per (rung, trump candidate) (or per rung), with the trick
-    distribution spread over columns ``t0`` .. ``t13``."""
-    out = []
-    for row in analysis.rows if all_trumps else analysis.rung_rows:
-        rec: dict[str, Any] = {"hand": analysis.hand, "seat": analysis.seat,
-                               "rules": analysis.rules.id, "samples": analysis.samples,
-                               "seed": analysis.seed}
-        for col, v in row.items():
-            if col != "trick_distribution":
-                rec[col] = "" if _nan(v) else v
-        for t, p in enumerate(row["trick_distribution"]):
-            rec[f"t{t}"] = p
-        out.append(rec)
-    return out
-
-
-def write_csv(analysis: Analysis, path: str | Path, *, all_trumps: bool = True) -> Path:
-    """Write the analysis table as CSV (one row per rung and trump candidate)."""
-    rows = csv_rows(analysis, all_trumps=all_trumps)
-    p = Path(path)
-    with p.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["hand"])
-        w.writeheader()
-        w.writerows(rows)
-    return p
 
 
 COMPACT_WIDTH = 120
@@ -116,7 +80,7 @@ def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = Fa
         t.add_column("CVaR 5%", justify="right")
     rows = a.rung_rows
     uneven = any(r["samples"] != a.samples for r in rows)
-    if uneven:  # searches settled early stopped sooner (analysis._adaptive)
+    if uneven:  # searches settled early stopped sooner (analysis.rounds)
         t.add_column("Deals" if compact else "Samples", justify="right")
     pm = "±" if compact else " ± "
     for row in rows:
@@ -132,8 +96,8 @@ def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = Fa
             _pm(row["ev_net"], row["ev_net_se"], pm=pm),
         ]
         if not compact:
-            cells.append("—" if _nan(row["p_loss_gt"]) else f"{row['p_loss_gt']:.3f}")
-            cells.append("—" if _nan(row["cvar5"]) else f"{row['cvar5']:+.1f}")
+            cells.append("—" if is_missing(row["p_loss_gt"]) else f"{row['p_loss_gt']:.3f}")
+            cells.append("—" if is_missing(row["cvar5"]) else f"{row['cvar5']:+.1f}")
         if uneven:
             cells.append(str(row["samples"]))
         t.add_row(*cells, style="bold green" if rec else None)
@@ -175,8 +139,6 @@ def print_report(analysis: Analysis, console: Any = None) -> None:
     """Print the table and the summary to ``console`` (default: stdout: the terminal's
     width, or :data:`PIPE_WIDTH` columns when it is not a terminal). Consoles narrower than
     :data:`COMPACT_WIDTH` get the compact table."""
-    import sys
-
     from rich.console import Console
 
     c = console or Console(width=None if sys.stdout.isatty() else PIPE_WIDTH)
@@ -187,15 +149,3 @@ def print_report(analysis: Analysis, console: Any = None) -> None:
     if compact and any(isinstance(r["discard"], str) and r["discard"]
                        for r in analysis.rung_rows):
         c.print("note: −SK etc. = the declarer's discard", highlight=False, markup=False)
-
-
-def text_report(analysis: Analysis, width: int = 140) -> str:
-    """The report as plain text (for tests and logs)."""
-    import io
-
-    from rich.console import Console
-
-    buf = io.StringIO()
-    c = Console(file=buf, width=width, color_system=None, force_terminal=False)
-    print_report(analysis, c)
-    return buf.getvalue()

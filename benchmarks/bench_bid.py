@@ -1,11 +1,11 @@
-"""Benchmark of ``boston-sim bid`` (issue 4): samples per second over the full ladder of
+"""Benchmark of ``boston-sim bid``: samples per second over the full ladder of
 classic Boston, time to a recommendation at the default settings with a cold and a warm
 numba cache, and the speed-up from 1 to 2 threads.
 
-    .venv/bin/python scripts/bench_bid.py                 # everything
-    .venv/bin/python scripts/bench_bid.py --skip-cold     # only the in-process figures
-    .venv/bin/python scripts/bench_bid.py --samples 100 --hands AJ64.KT3.Q852.K7
-    .venv/bin/python scripts/bench_bid.py --typical 8 --skip-cold --samples 0   # typical hands
+    .venv/bin/python benchmarks/bench_bid.py                 # everything
+    .venv/bin/python benchmarks/bench_bid.py --skip-cold     # only the in-process figures
+    .venv/bin/python benchmarks/bench_bid.py --samples 100 --hands AJ64.KT3.Q852.K7
+    .venv/bin/python benchmarks/bench_bid.py --typical 8 --skip-cold --samples 0   # typical hands
 
 ``--typical N`` deals N random hands (seeded) and times the warm default ``bid`` of each
 (what "a typical hand" costs: median and spread); ``--samples 0`` skips the throughput part.
@@ -70,7 +70,7 @@ def typical_hands(n: int, seed: int, cache: str | None) -> dict:
     import random
     import statistics
 
-    from boston_sim.analysis import _ac_se
+    from boston_sim.analysis import ac_se
     from boston_sim.cards import card_mask, format_hand
 
     rng = random.Random(seed)
@@ -88,7 +88,7 @@ def typical_hands(n: int, seed: int, cache: str | None) -> dict:
             rows.append({"hand": h, "seconds": round(dt, 2), "recommended": d["recommended"],
                          "max_p_make_se": max(r["p_make_se"] for r in rated),
                          "max_p_make_se_ac": round(max(
-                             _ac_se(round(r["p_make"] * r["samples"]), r["samples"])
+                             ac_se(round(r["p_make"] * r["samples"]), r["samples"])
                              for r in rated), 4)})
             print(f"  ({len(rows)}/{n}) {h}: {dt:.1f} s", file=sys.stderr, flush=True)
     finally:
@@ -152,7 +152,8 @@ def main() -> None:
               f"recommended {c['recommended']}")
     for r in runs:
         print(f"threads={r['threads']}: {r['samples_per_second']:.1f} samples/s "
-              f"({len(args.hands)} hands x {r['samples_per_hand']} samples in {r['seconds']:.1f} s)")
+              f"({len(args.hands)} hands x {r['samples_per_hand']} samples in "
+              f"{r['seconds']:.1f} s)")
         for ph in r["per_hand"]:
             print(f"    {ph['hand']}: {ph['seconds']:.2f} s, {ph['solves']} deal-solves, "
                   f"recommended {ph['recommended']}")

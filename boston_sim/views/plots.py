@@ -14,21 +14,23 @@ Figure so that callers and tests can inspect its axes.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import BostonSimError
+from ..analysis.result import is_missing
+from ..errors import BostonSimError
+from .table import SUIT_SYMBOL
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .analysis import Analysis
+    from ..analysis import Analysis
 
 IMAGE_FORMATS = (".png", ".svg", ".pdf")
+TRICK_COUNTS = 14  # 0..13 tricks
 MAX_CDF_RUNGS = 6  # more curves than this on one axes cannot be told apart
 _TRUMP_COLORS = {"S": "#1f3b73", "H": "#c0392b", "D": "#e67e22", "C": "#2e7d32", "NT": "#7f7f7f"}
-_SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "NT"}
 
 TITLE_PAYOFFS = "Counters won or lost per rung"
 TITLE_TRICKS = "Tricks per trump (double dummy)"
@@ -61,12 +63,8 @@ def _save(fig: Figure, path: str | Path | None) -> None:
     fig.savefig(p, dpi=120)
 
 
-def _nan(x: Any) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
-
-
 def _trump_label(trump: Any) -> str:
-    return "NT" if _nan(trump) or trump == "" else _SUIT_SYMBOL.get(str(trump), str(trump))
+    return "NT" if is_missing(trump) or trump == "" else SUIT_SYMBOL.get(str(trump), str(trump))
 
 
 # --------------------------------------------------------------------------- one hand
@@ -78,12 +76,9 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
     Returns the Figure; its axes are, in order, the payoff CDFs, the trick distributions and
     the EV bars (titles :data:`TITLE_PAYOFFS`, :data:`TITLE_TRICKS`, :data:`TITLE_EV`).
     """
-    import numpy as np
-
     if path is not None:
         check_image_path(path)
     rungs = analysis.rungs
-    unit = analysis.rules.unit
     fig = _new_figure(15, 5.2)
     ax_pay, ax_tricks, ax_ev = fig.subplots(1, 3, width_ratios=[1.1, 1.0, 1.2])
 
@@ -99,8 +94,20 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
         f"seed {analysis.seed}; recommended: {rec_name}",
         fontsize=11,
     )
+    _payoff_panel(ax_pay, analysis, rungs)
+    _tricks_panel(ax_tricks, analysis)
+    _ev_panel(ax_ev, analysis, rungs)
+    _save(fig, path)
+    return fig
 
-    # --- counters won or lost: empirical CDF per priced rung, expectation as a dashed line
+
+def _payoff_panel(ax_pay: Axes, analysis: Analysis, rungs: Any) -> None:
+    """Counters won or lost: the empirical CDF of the net result of the best priced rungs
+    (the recommended one always among them), each expectation as a dashed line."""
+    import numpy as np
+
+    rec = analysis.recommended
+    unit = analysis.rules.unit
     priced = rungs[[r in analysis.payoffs for r in rungs["rung"]]]
     if len(priced):
         top = priced.sort_values("ev_net", ascending=False).head(MAX_CDF_RUNGS)
@@ -130,8 +137,12 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
     ax_pay.set_ylabel("P(net ≤ x)")
     ax_pay.set_ylim(0, 1.02)
 
-    # --- tricks per trump: the lowest trick rung that offers each trump (trick contracts of
-    # one leader and side share their searches, so their distributions are the same)
+
+def _tricks_panel(ax_tricks: Axes, analysis: Analysis) -> None:
+    """Tricks per trump: the distribution in the lowest trick rung that offers each trump
+    (trick contracts of one leader and side share their searches, so theirs are the same)."""
+    import numpy as np
+
     table = analysis.table
     trick_rows = table[table["kind"] == "at_least"].sort_values("rank")
     seen: dict[str, Any] = {}
@@ -140,7 +151,7 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
         if key not in seen:
             seen[key] = row
     if seen:
-        xs = np.arange(14)
+        xs = np.arange(TRICK_COUNTS)
         width = 0.8 / len(seen)
         for i, (label, row) in enumerate(seen.items()):
             dist = np.asarray(row["trick_distribution"], dtype=float)
@@ -158,10 +169,16 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
     ax_tricks.set_xlabel("tricks won by the declarer")
     ax_tricks.set_ylabel("probability")
 
-    # --- expected value by rung, ladder order, error bars 2 SE, recommended highlighted
+
+def _ev_panel(ax_ev: Axes, analysis: Analysis, rungs: Any) -> None:
+    """Expected value by rung in ladder order, error bars 2 SE, the recommended bid marked."""
+    import numpy as np
+
+    rec = analysis.recommended
+    unit = analysis.rules.unit
     names = [str(n) for n in rungs["name"]]
-    ev = np.array([np.nan if _nan(v) else float(v) for v in rungs["ev_net"]])
-    se = np.array([np.nan if _nan(v) else float(v) for v in rungs["ev_net_se"]])
+    ev = np.array([np.nan if is_missing(v) else float(v) for v in rungs["ev_net"]])
+    se = np.array([np.nan if is_missing(v) else float(v) for v in rungs["ev_net_se"]])
     xs = np.arange(len(names))
     colors = ["#d4a017" if r == rec else ("#4c72b0" if v >= 0 else "#8c8c8c")
               for r, v in zip(rungs["rung"], np.nan_to_num(ev))]
@@ -185,8 +202,6 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
                    transform=ax_ev.transAxes, fontsize=8, va="top")
     ax_ev.set_title(TITLE_EV)
     ax_ev.set_ylabel(f"expected net {unit}")
-    _save(fig, path)
-    return fig
 
 
 def _cycle() -> Any:
@@ -207,7 +222,7 @@ def plot_batch(results: Any, path: str | Path | None = None) -> Figure:
     """
     import numpy as np
 
-    from .batch import ROW_COLUMNS, load_results, summarize_rows
+    from ..batch import ROW_COLUMNS, load_results, summarize_rows
 
     if path is not None:
         check_image_path(path)
@@ -254,7 +269,7 @@ def plot_batch(results: Any, path: str | Path | None = None) -> Figure:
     ax_bids.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax_bids.set_title(TITLE_BIDS)
 
-    evs = np.array([s["ev_net"] for s in summary if not _nan(s["ev_net"])], dtype=float)
+    evs = np.array([s["ev_net"] for s in summary if not is_missing(s["ev_net"])], dtype=float)
     if len(evs):
         ax_ev.hist(evs, bins=min(30, max(5, len(evs) // 2)), color="#55a868",
                    edgecolor="white")

@@ -17,7 +17,7 @@ probe are taken with ``time.perf_counter`` in the child; "process" is the child'
 
 Usage::
 
-    .venv/bin/python scripts/bench_startup.py [--repeats 7] [--cold-repeats 2] [--json]
+    .venv/bin/python benchmarks/bench_startup.py [--repeats 7] [--cold-repeats 2] [--json]
 """
 
 from __future__ import annotations

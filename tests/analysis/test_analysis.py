@@ -1,4 +1,4 @@
-"""The Monte Carlo analysis over the whole ladder (issue 4 "Quality", RULES.md §3).
+"""The Monte Carlo analysis over the whole ladder (RULES.md §3).
 
 Expected numbers come from RULES.md (payment tables typed in below from §2.1.6, §2.1.8,
 §2.1.10), from hands whose double-dummy result is certain, or from recomputation of the
@@ -239,8 +239,9 @@ def test_bad_inputs():
 @pytest.fixture
 def small_rounds(monkeypatch):
     """The default mode's rounds scaled down (10 samples a round, at most 40, SE target 0.1)
-    so that searches can settle within a fast test."""
-    import boston_sim.analysis as an
+    so that searches can settle within a fast test: the tunables of the stopping rule, as
+    ``boston_sim.analysis.rounds`` reads them."""
+    import boston_sim.analysis.rounds as an
 
     monkeypatch.setattr(an, "ROUND", 10)
     monkeypatch.setattr(an, "DEFAULT_SAMPLES", 40)
@@ -249,13 +250,13 @@ def small_rounds(monkeypatch):
 
 
 def test_agresti_coull_se_is_not_zero_when_every_sample_agrees():
-    from boston_sim.analysis import ROUND, SE_TARGET, _ac_se
+    from boston_sim.analysis import ROUND, SE_TARGET, ac_se
 
-    assert _ac_se(0, 44) > SE_TARGET > _ac_se(0, 45)  # the least round that settles such a row
-    assert _ac_se(0, ROUND) < SE_TARGET
-    assert _ac_se(ROUND, ROUND) == pytest.approx(_ac_se(0, ROUND))
-    assert _ac_se(150, 300) == pytest.approx(math.sqrt(0.25 / 300))
-    assert _ac_se(150, 300) < SE_TARGET
+    assert ac_se(0, 44) > SE_TARGET > ac_se(0, 45)  # the least round that settles such a row
+    assert ac_se(0, ROUND) < SE_TARGET
+    assert ac_se(ROUND, ROUND) == pytest.approx(ac_se(0, ROUND))
+    assert ac_se(150, 300) == pytest.approx(math.sqrt(0.25 / 300))
+    assert ac_se(150, 300) < SE_TARGET
 
 
 def _check_stopped_rows(an, a, hand, seed):
@@ -275,7 +276,7 @@ def _check_stopped_rows(an, a, hand, seed):
         pre = analyze(hand, samples=int(r.samples), seed=seed).table.set_index(
             ["rung", "trump"]).loc[(r.rung, r.trump)]
         assert (r.p_make, r.ev_net) == (pre.p_make, pre.ev_net)
-        assert an._ac_se(round(r.p_make * r.samples), r.samples) <= an.SE_TARGET
+        assert an.ac_se(round(r.p_make * r.samples), r.samples) <= an.SE_TARGET
         if r.recommended:
             assert r.ev_net - an.Z_OUT * r.ev_net_se == floor > 0
         else:
@@ -320,12 +321,12 @@ def test_the_last_round_goes_just_as_far_as_the_best_bids_p_make_needs(small_rou
     rec = a.rungs.set_index("rung").loc[a.recommended]
     n = a.samples
     assert rec["samples"] == n < 60 and n % an.ROUND != 0, "expected a short last round"
-    assert an._ac_se(round(rec["p_make"] * n), n) <= an.SE_TARGET
+    assert an.ac_se(round(rec["p_make"] * n), n) <= an.SE_TARGET
     # a round earlier the decision was made but the bid's P(make) was still too loose
     prev = n - n % an.ROUND
     before = analyze(hand, samples=prev, seed=1).rungs.set_index("rung").loc[a.recommended]
-    assert an._ac_se(round(before["p_make"] * prev), prev) > an.SE_TARGET
-    assert n == an._deals_for_se(before["p_make"], prev)
+    assert an.ac_se(round(before["p_make"] * prev), prev) > an.SE_TARGET
+    assert n == an.deals_for_se(before["p_make"], prev)
     # only the bid's own search (its trump) went on; the others stopped earlier
     t = a.table
     bid_trump = t.loc[t["recommended"], "trump"].iloc[0]
@@ -333,13 +334,13 @@ def test_the_last_round_goes_just_as_far_as_the_best_bids_p_make_needs(small_rou
 
 
 def test_deals_for_se_is_the_least_count_that_reaches_the_target():
-    from boston_sim.analysis import SE_TARGET, _ac_se, _deals_for_se
+    from boston_sim.analysis import SE_TARGET, ac_se, deals_for_se
 
     for p in (0.0, 0.1, 0.37, 0.5, 0.72, 1.0):
         for n in (10, 50, 200):
-            m = _deals_for_se(p, n)
-            assert m > n and _ac_se(round(p * m), m) <= SE_TARGET
-            assert all(_ac_se(round(p * k), k) > SE_TARGET for k in range(n + 1, m))
+            m = deals_for_se(p, n)
+            assert m > n and ac_se(round(p * m), m) <= SE_TARGET
+            assert all(ac_se(round(p * k), k) > SE_TARGET for k in range(n + 1, m))
 
 
 def test_default_mode_does_not_depend_on_threads(small_rounds):
@@ -352,7 +353,6 @@ def test_fixed_samples_solve_every_search_on_every_sample():
     a = analyze(MIXED, samples=12, seed=2)
     assert (a.table["samples"] == 12).all()
     assert not any("settled early" in note for note in a.notes)
-
 
 
 def test_time_limit_stops_between_batches_of_deals(small_rounds):
@@ -383,7 +383,7 @@ def test_time_limit_stops_between_batches_of_deals(small_rounds):
 def test_time_limited_batches_at_most_double_the_deals_solved():
     """However cheap the first deals were, a batch is never larger than the deals solved
     before it (search times are heavy-tailed: a few fast deals promise too much)."""
-    from boston_sim import analysis
+    from boston_sim.analysis import TIME_STEP, solve_before
 
     class Fake:
         def __init__(self, done):
@@ -398,8 +398,8 @@ def test_time_limited_batches_at_most_double_the_deals_solved():
 
     far = time.perf_counter() + 3600
     fake = Fake(0)
-    analysis._solve_before(fake, ["k"], 50, far)
-    step = analysis.TIME_STEP
+    solve_before(fake, ["k"], 50, far)
+    step = TIME_STEP
     want = [step]
     while want[-1] < 50:
         want.append(min(50, 2 * want[-1]))
@@ -407,10 +407,10 @@ def test_time_limited_batches_at_most_double_the_deals_solved():
     # the first batch is always solved whole; the later ones give up at the deadline
     assert fake.deadlines == [None] + [far] * (len(want) - 1)
     fake = Fake(50)  # a later round: its first batch is TIME_STEP deals again
-    analysis._solve_before(fake, ["k"], 100, far)
+    solve_before(fake, ["k"], 100, far)
     assert fake.calls == [50 + step, 100]
     fake = Fake(0)  # the time is up: only the first batch
-    analysis._solve_before(fake, ["k"], 50, time.perf_counter() - 1)
+    solve_before(fake, ["k"], 50, time.perf_counter() - 1)
     assert fake.calls == [step]
 
 
@@ -418,13 +418,13 @@ def test_a_batch_cut_by_the_time_limit_keeps_each_searchs_solved_prefix(monkeypa
     """Jobs a time limit left unsolved (-1 from the solver): each search keeps its results up
     to its first unsolved sample, equal to an uncut run's, and can go on from there."""
     from boston_sim import solver
-    from boston_sim.analysis import SolveKey, _Solver
+    from boston_sim.analysis import SolveKey, Solver
     from boston_sim.cards import parse_hand
     from boston_sim.sampler import Sampler
 
     smp = Sampler(parse_hand(MIXED), 0, seed=3).draw(12)
-    keys = [SolveKey(0, 1, 1, -1, "max"), SolveKey(4, 1, 1, -1, "min")]
-    full = _Solver(keys, 0)
+    keys = [SolveKey(0, 1, 1, -1, "at_least"), SolveKey(4, 1, 1, -1, "zero")]
+    full = Solver(keys, 0)
     full.add(smp)
     full.solve_to(keys, 12)
     real = solver.solve_jobs
@@ -436,7 +436,7 @@ def test_a_batch_cut_by_the_time_limit_keeps_each_searchs_solved_prefix(monkeypa
         return out
 
     monkeypatch.setattr(solver, "solve_jobs", cut_off)
-    part = _Solver(keys, 0)
+    part = Solver(keys, 0)
     part.add(smp)
     part.solve_to(keys, 12, deadline=time.perf_counter() + 3600)
     assert len(part.results[keys[0]]) == 5
@@ -460,3 +460,34 @@ def test_rows_are_the_tables_rows(mixed):
             missing = a is None or a != a  # pandas shows a missing trump (None) as NaN
             assert (missing and (b is None or b != b)) if missing else a == b, col
     assert sum(bool(r["recommended"]) for r in mixed.rows) == (mixed.recommended != "pass")
+
+
+# --------------------------------------------------------------------------- the settings object
+
+
+def test_settings_object_keywords_and_positional_forms_agree():
+    """``analyze(hand, settings)``, keyword overrides and the positional ``seat, rules,
+    options`` form are the same analysis; the result records its settings."""
+    from boston_sim.settings import AnalysisSettings
+
+    s = AnalysisSettings(seat="second", options={"payments": "american"}, samples=6, seed=3)
+    by_object = analyze(MIXED, s)
+    by_keywords = analyze(MIXED, seat="second", options={"payments": "american"}, samples=6,
+                          seed=3)
+    by_position = analyze(MIXED, "second", "boston_foster", {"payments": "american"},
+                          samples=6, seed=3)
+    dumps = [json.dumps(a.to_dict(), sort_keys=True) for a in (by_object, by_keywords,
+                                                             by_position)]
+    assert dumps[0] == dumps[1] == dumps[2]
+    assert by_object.settings == s == by_keywords.settings
+    # keyword overrides change the object's fields
+    assert analyze(MIXED, s, seed=4).settings == s.replace(seed=4)
+    with pytest.raises(TypeError):
+        analyze(MIXED, s, colour="red")
+
+
+def test_progress_callback_counts_deal_solves():
+    seen = []
+    a = analyze(MIXED, samples=4, seed=1, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1] == a.solves
+    assert all(d1 <= d2 for (d1, _), (d2, _) in zip(seen, seen[1:]))

@@ -1,5 +1,5 @@
 """The sampler deals the unseen cards uniformly and honours known cards, the turn-up and
-constraints (issue 4 "Quality"; RULES.md §1.3, §3.0)."""
+constraints (RULES.md §1.3, §3.0)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,15 @@ import math
 import numpy as np
 import pytest
 
-from boston_sim.cards import FULL_DECK, cards_of, hcp, parse_card, parse_hand, suit_length, validate_deal
+from boston_sim.cards import (
+    FULL_DECK,
+    cards_of,
+    hcp,
+    parse_card,
+    parse_hand,
+    suit_length,
+    validate_deal,
+)
 from boston_sim.errors import SamplingError
 from boston_sim.sampler import (
     Sampler,

@@ -1,4 +1,4 @@
-"""``boston-sim bid`` end to end (issue 4): every rule set, JSON keys, errors, determinism."""
+"""``boston-sim bid`` end to end: every rule set, JSON keys, errors, determinism."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def test_table_keeps_one_line_per_rung_at_terminal_widths(width):
     from rich.console import Console
 
     from boston_sim import analyze
-    from boston_sim.report import COMPACT_WIDTH, print_report
+    from boston_sim.views import COMPACT_WIDTH, print_report
 
     a = analyze(HAND, samples=4, seed=2)
     buf = io.StringIO()

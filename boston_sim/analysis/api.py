@@ -1,0 +1,169 @@
+"""The entry point of the analysis: :func:`analyze`, one hand under one
+:class:`~boston_sim.settings.AnalysisSettings`."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..cards import PLAY_SEATS, format_card, format_hand
+from ..config import DEFAULT_SAMPLES, SE_TARGET
+from ..progress import ProgressBar
+from ..sampler import Sampler
+from ..settings import AnalysisSettings
+from .evaluate import Evaluation, evaluate
+from .inputs import Problem, check_solving, resolve
+from .plan import plan_candidates
+from .result import Analysis
+from .rounds import WorkCount, run_rounds
+from .solving import Solver
+
+Progress = bool | Callable[[int, int], None]
+
+# the order of analyze's positional parameters before the settings object
+_POSITIONAL = ("seat", "rules", "options")
+
+
+@contextlib.contextmanager
+def _numba_threads(threads: int | None) -> Iterator[None]:
+    """Run with ``threads`` numba threads (None: as they are), restored afterwards."""
+    if threads is None:
+        yield
+        return
+    import numba
+
+    prev = numba.get_num_threads()
+    numba.set_num_threads(min(int(threads), numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(prev)
+
+
+@contextlib.contextmanager
+def _work_count(progress: Progress) -> Iterator[WorkCount]:
+    """The deal-solves counter, reporting to ``progress``: True draws the progress bar on
+    stderr, a callable gets ``(done, total)``."""
+    if progress is True:
+        with ProgressBar("solving") as bar:
+            yield WorkCount(bar.update)
+    else:
+        yield WorkCount(progress if callable(progress) else None)
+
+
+def _settings_of(settings: Any, args: tuple[Any, ...], overrides: dict[str, Any]
+                 ) -> AnalysisSettings:
+    """The settings object from the forms analyze accepts: an AnalysisSettings, or the
+    positional ``seat, rules, options`` of the keyword form, plus keyword overrides."""
+    if settings is not None and not isinstance(settings, AnalysisSettings):
+        args = (settings, *args)
+        settings = None
+    if len(args) > len(_POSITIONAL):
+        raise TypeError(f"analyze takes at most {len(_POSITIONAL)} settings positionally")
+    for name, value in zip(_POSITIONAL, args):
+        if name in overrides:
+            raise TypeError(f"analyze got {name!r} twice")
+        overrides[name] = value
+    return AnalysisSettings.build(settings, **overrides)
+
+
+def _notes(p: Problem, ev: Evaluation, samples_drawn: int) -> list[str]:
+    """The footnotes of a result: how the misères were searched, what the model leaves out,
+    whether the sampling stopped early, was cut by the time limit or missed its precision."""
+    s, rs, ctx = p.settings, p.rules, p.context
+    notes = list(ev.notes)
+    if s.misere_tricks == "bool" and any(r.kind != "at_least" for r in rs.rungs):
+        notes.append("misère and Piccolissimo rungs are yes/no searches: their trick "
+                     "distribution shows 0 (made) or 1 (failed, at least one trick); "
+                     "Piccolissimo: 1 made, 0 failed")
+    if rs.options.get("boston_card_mode") == "own_suit_top":
+        notes.append("boston_card_mode=own_suit_top is solved as 'trump': the solver models the "
+                     "boston card only as the top trump (A-40)")
+    if ctx.get("junior") is not None and ctx.get("junior") == ctx.get("senior"):
+        notes.append("the turn-up is the senior suit: only senior purchases exist this deal (A-43)")
+    early = s.samples is None and (ev.stopped_early
+                                   or (s.precision is None and samples_drawn < DEFAULT_SAMPLES))
+    if early and not ev.time_limited:
+        notes.append("searches whose rungs were settled early stopped sooner: P(make) known "
+                     f"within {SE_TARGET} (Agresti-Coull) and the rung clearly below the best "
+                     "bid, or for the best bid, clearly above pass once every other had "
+                     "stopped; the samples column gives each row's count (--samples N solves "
+                     "everything on N deals)")
+    if ev.time_limited:
+        notes.append(f"stopped by the time limit ({s.max_time:g} s) after {samples_drawn} "
+                     "samples (the searches under way stopped where they were, so some rows "
+                     "have fewer: the samples column); rows may "
+                     f"not have reached their targets (P(make) SE below {SE_TARGET}"
+                     + ("" if s.precision is None else f", EV SE below {s.precision:g}")
+                     + "); with a time limit the numbers depend on the machine's speed")
+    rec_se = ev.recommendation.rec_se
+    if s.precision is not None and rec_se is not None and rec_se > s.precision:
+        notes.append(f"precision {s.precision:g} not reached within {s.max_samples} samples "
+                     f"(SE {rec_se:.2f})")
+    return notes
+
+
+def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
+            elapsed: float) -> Analysis:
+    s, r = p.settings, ev.recommendation
+    m = len(solver.deals)
+    return Analysis(
+        rules=p.rules, hand=format_hand(p.mask), seat=PLAY_SEATS[p.play_seat], samples=m,
+        seed=int(s.seed), rejected=sampler.rejected, recommended=r.recommended,
+        runner_up=r.runner_up, diff=r.diff, diff_se=r.diff_se,
+        indistinguishable=r.indistinguishable, reason=r.reason, rows=ev.rows,
+        tricks=ev.tricks, payoffs=ev.payoffs, options=dict(p.rules.options),
+        context=p.context, partner=s.partner, turnup=p.turnup_text,
+        known=[f"{format_card(c)}@{'NESW'[seat]}" for c, seat in p.known],
+        constraints=[c.describe() for c in p.constraints],
+        risk_threshold=float(s.risk_threshold), precision=s.precision, elapsed=elapsed,
+        solves=solver.solves, notes=_notes(p, ev, m), max_time=s.max_time,
+        time_limited=bool(ev.time_limited), settings=s,
+    )
+
+
+def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: Any,
+            progress: Progress = False, **overrides: Any) -> Analysis:
+    """Analyse one hand over the whole ladder of a rule set (RULES.md §3).
+
+    ``hand``: 13 cards in any notation of :func:`cards.parse_hand` (or a mask).
+    ``settings``: an :class:`~boston_sim.settings.AnalysisSettings` (every field is
+    documented there); keyword ``overrides`` with the same names change some of its fields
+    or, without it, of the defaults: ``analyze(hand, seat="second", samples=40)``. The
+    older positional form ``analyze(hand, seat, rules, options)`` still works.
+    ``progress``: True for a progress bar on stderr, or a callback ``(done, total)`` counting
+    deal-solves.
+
+    Default mode draws rounds of deals up to :data:`DEFAULT_SAMPLES` and stops the searches
+    whose rows are settled early; ``samples`` solves everything on that many deals;
+    ``precision`` samples until the SE of the recommended bid's net EV is below it.
+    ``max_time`` starts no batch of deals after that many seconds (the first
+    :data:`TIME_STEP` deals are always solved whole): an answer in bounded time, with wider
+    SEs and numbers that depend on the machine's speed (the note and ``time_limited`` say so).
+    """
+    t0 = time.perf_counter()
+    s = _settings_of(settings, args, dict(overrides))
+    p = resolve(hand, s)
+    cands = plan_candidates(p.rules, p.mask, p.declarer, p.partner_seat, p.context,
+                            p.turnup_suit)
+    sampler = Sampler(p.mask, p.declarer, known=p.known, constraints=p.constraints, seed=s.seed)
+    check_solving(s)
+    with _numba_threads(s.threads), _work_count(progress) as count:
+        solver = Solver([c.key for c in cands], p.declarer, tick=count.advance,
+                        misere_tricks=s.misere_tricks)
+
+        def score() -> Evaluation:
+            return evaluate(p.rules, cands, solver.results, p.context, p.mask,
+                            s.risk_threshold, s.partner)
+
+        if s.samples is not None:
+            # a fixed number of samples: every search on every sample
+            count.set_total(len(solver.keys) * s.samples)
+            solver.extend(sampler.draw(s.samples))
+            ev = score()
+        else:
+            deadline = None if s.max_time is None else t0 + s.max_time
+            ev = run_rounds(score, solver, sampler, count, s.precision, s.max_samples, deadline)
+    return _result(p, ev, sampler, solver, time.perf_counter() - t0)

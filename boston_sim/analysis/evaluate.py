@@ -1,0 +1,196 @@
+"""Score every candidate on the samples its search has solved, choose each rung's trump and
+discard ex ante, and recommend a bid (RULES.md §3.0).
+
+The trump (and discard) reported for a rung is the one with the best mean net result (ties:
+higher P(make), then higher suit preference; unpriced rungs: P(make), then mean tricks),
+each scored on all its samples: never best-per-sample.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..cards import format_card
+from ..rules import RuleSet
+from .plan import Candidate, SolveKey, boston_bit
+from .result import TABLE_COLUMNS
+from .statistics import CandidateStats, better, candidate_stats, se
+
+INDISTINGUISHABLE_SES = 2  # two bids closer than this many SEs of their difference are a tie
+
+_CLASS_LABELS = {"first_preference": "First Preference", "colour": "Colour", "plain": "Plain",
+                 "turnup": "turn-up", "named": "named"}
+
+
+@dataclass
+class Recommendation:
+    """The bid to make and how sure it is. ``recommended`` is a rung id, ``"pass"``, or None
+    when no rung is priced; ``rec_se``: the SE of the net EV that precision mode narrows."""
+
+    recommended: str | None = None
+    runner_up: str | None = None
+    diff: float | None = None
+    diff_se: float | None = None
+    indistinguishable: bool = False
+    reason: str = ""
+    rec_se: float | None = None
+
+
+@dataclass
+class Evaluation:
+    """Every candidate scored (``stats``, in plan order), the table rows, the per-sample
+    tricks and net counters, and the recommendation; the sampling rounds add whether a time
+    limit cut them and whether some searches stopped before the others."""
+
+    rows: list[dict[str, Any]]
+    tricks: dict[tuple[str, str | None], np.ndarray]
+    payoffs: dict[str, np.ndarray]
+    stats: list[CandidateStats]
+    recommendation: Recommendation
+    notes: list[str] = field(default_factory=list)
+    time_limited: bool = False
+    stopped_early: bool = False
+
+
+def class_label(cls: str | None) -> str | None:
+    """The readable name of a trump class (classic Boston's suit preference)."""
+    if cls is None:
+        return None
+    return _CLASS_LABELS.get(cls, cls)
+
+
+def rung_note(rung: Any, partner: str) -> str:
+    """What the double-dummy model approximates for this rung (RULES.md §3.0, §3.3, §3.5)."""
+    notes = []
+    if rung.kind != "at_least":
+        notes.append("DD ≈ realistic for the defence (exposed)" if rung.exposed
+                     else "DD pessimistic for the declarer")
+    if rung.discard == "all_one":
+        notes.append("defenders discard at random (A-12)")
+    if rung.side == "pair":
+        notes.append(f"random partner {partner}: pessimistic")
+    return "; ".join(notes)
+
+
+def _score(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str, Any],
+           hand: int, threshold: float) -> CandidateStats:
+    """One candidate's statistics under the rule set's payments."""
+    rctx = dict(ctx)
+    if c.key.boston:
+        rctx["declarer_holds_boston"] = bool(hand >> boston_bit(c.strain) & 1)
+    trump_arg = c.trump if rung.trump != "none" else None
+    pay = rs.payment_vector(rung.id, trump_arg, rctx)
+    net = rs.net_vector(rung.id, trump_arg, rctx)
+    suit_rank = rs.suit_rank(trump_arg, ctx) if trump_arg else -1
+    return candidate_stats(c, t, pay, net, rung.success_vector(), threshold, suit_rank)
+
+
+def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[str, Any],
+         partner: str) -> dict[str, Any]:
+    """The table row (keys :data:`TABLE_COLUMNS`) of one rung's best candidate of a trump."""
+    c = st.candidate
+    trump = c.trump
+    row = {
+        "rung": rung.id, "name": rung.name, "rank": rung.rank, "kind": rung.kind,
+        "target": rung.target, "trump": trump,
+        "trump_class": class_label(rs.trump_class(trump, ctx)) if trump else None,
+        "discard": format_card(c.discard) if c.discard >= 0 else None,
+        "chosen": chosen, "samples": st.samples, "priced": st.priced,
+        "recommended": False, "note": rung_note(rung, partner),
+    }
+    row.update({k: getattr(st, k) for k in (
+        "p_make", "p_make_se", "mean_tricks", "ev_per_adversary", "ev_per_adversary_se",
+        "ev_net", "ev_net_se", "p_loss_gt", "cvar5", "trick_distribution")})
+    return {col: row[col] for col in TABLE_COLUMNS}
+
+
+def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.ndarray],
+             ctx: Mapping[str, Any], hand: int, threshold: float, partner: str) -> Evaluation:
+    """Score every candidate (each on the samples its search has solved: ``results``),
+    choose trumps and discards ex ante, recommend a bid."""
+    ev = Evaluation(rows=[], tricks={}, payoffs={}, stats=[], recommendation=Recommendation())
+    by_rung: dict[str, list[Candidate]] = {}
+    for c in cands:
+        by_rung.setdefault(c.rung_id, []).append(c)
+    for rung in rs.rungs:
+        best_per_trump: dict[str | None, CandidateStats] = {}
+        for c in by_rung.get(rung.id, []):
+            st = _score(rs, rung, c, results[c.key], ctx, hand, threshold)
+            ev.stats.append(st)
+            prev = best_per_trump.get(c.trump)
+            if prev is None or better(st, prev, rung.kind):
+                best_per_trump[c.trump] = st
+        chosen = None
+        for st in best_per_trump.values():
+            if chosen is None or better(st, chosen, rung.kind):
+                chosen = st
+        for trump, st in best_per_trump.items():
+            ev.tricks[(rung.id, trump)] = st.tricks
+            if st is chosen and st.priced:
+                ev.payoffs[rung.id] = st.net
+            ev.rows.append(_row(rs, rung, st, st is chosen, ctx, partner))
+    ev.recommendation = recommend(rs, ev.rows, ev.payoffs)
+    if ev.recommendation.recommended is None:
+        ev.notes.append("no priced rung; EV left empty (RULES.md §3.0)")
+    return ev
+
+
+def _order_key(row: Mapping[str, Any]) -> tuple[float, float, int]:
+    """Rank priced rows by net EV, then P(make), then ladder rank (NaN last)."""
+    ev, p = float(row["ev_net"]), float(row["p_make"])
+    return (-math.inf if math.isnan(ev) else ev, -math.inf if math.isnan(p) else p,
+            int(row["rank"]))
+
+
+def recommend(rs: RuleSet, rows: list[dict[str, Any]],
+              payoffs: Mapping[str, np.ndarray]) -> Recommendation:
+    """The bid with the best expected net result among the chosen priced rows, or "pass"
+    when every rung loses on average; marks its row ``recommended``."""
+    priced = [r for r in rows if r["chosen"] and r["priced"]]
+    if not priced:
+        return Recommendation(reason=f"no priced rung: {rs.name} gives no payments for these "
+                                     "contracts, so only probabilities are shown")
+    order = sorted(priced, key=_order_key, reverse=True)
+    best = order[0]
+    second = order[1] if len(order) > 1 else None
+    unit = rs.unit
+    r = Recommendation()
+    if best["ev_net"] < 0:
+        r.recommended, r.runner_up = "pass", best["rung"]
+        r.diff = 0.0 - float(best["ev_net"])
+        r.diff_se = r.rec_se = float(best["ev_net_se"])
+        r.reason = (f"every rung loses on average; the best, {best['name']}, expects "
+                    f"{best['ev_net']:+.1f} {unit}")
+    else:
+        r.recommended = best["rung"]
+        r.rec_se = float(best["ev_net_se"])
+        if second is None or second["ev_net"] < 0:
+            r.runner_up, r.diff, r.diff_se = "pass", float(best["ev_net"]), r.rec_se
+        else:
+            r.runner_up = second["rung"]
+            r.diff = float(best["ev_net"] - second["ev_net"])
+            # paired on the samples both were scored on (common random numbers)
+            a, b = payoffs[r.recommended], payoffs[r.runner_up]
+            k = min(len(a), len(b))
+            r.diff_se = se(a[:k] - b[:k])
+        trump_txt = f" in {best['trump']}" if best["trump"] else ""
+        r.reason = (f"{best['name']}{trump_txt} has the highest expected net result, "
+                    f"{best['ev_net']:+.1f} ± {best['ev_net_se']:.1f} {unit} "
+                    f"(P(make) {best['p_make']:.2f})")
+    if r.diff_se is not None and not math.isnan(r.diff_se):
+        r.indistinguishable = abs(r.diff) <= INDISTINGUISHABLE_SES * r.diff_se
+    runner_name = "pass" if r.runner_up == "pass" else rs.rung(r.runner_up).name
+    if r.indistinguishable:
+        r.reason += (f"; {runner_name} is statistically indistinguishable "
+                     f"(difference {r.diff:.1f} ± {r.diff_se:.1f})")
+    else:
+        r.reason += f"; ahead of {runner_name} by {r.diff:.1f} ± {r.diff_se:.1f}"
+    for row in rows:
+        if row["rung"] == r.recommended and row["chosen"]:
+            row["recommended"] = True
+    return r

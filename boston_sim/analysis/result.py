@@ -1,0 +1,154 @@
+"""The typed result of an analysis (:class:`Analysis`) and its JSON form.
+
+Rendering lives in :mod:`boston_sim.views`; this module only holds the numbers, plus the one
+helper that turns them into plain JSON values (:func:`json_value`), shared by every export.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..rules import RuleSet
+from ..settings import AnalysisSettings
+
+TABLE_COLUMNS = [
+    "rung", "name", "rank", "kind", "target", "trump", "trump_class", "discard", "chosen",
+    "samples", "priced", "p_make", "p_make_se", "mean_tricks", "ev_per_adversary",
+    "ev_per_adversary_se", "ev_net", "ev_net_se", "p_loss_gt", "cvar5", "recommended", "note",
+    "trick_distribution",
+]
+"""The keys of every row of :attr:`Analysis.rows`, in order (also the table's columns)."""
+
+CANDIDATE_JSON_KEYS = ("trump", "trump_class", "discard", "samples", "p_make", "p_make_se",
+                       "mean_tricks", "ev_per_adversary", "ev_net", "ev_net_se", "chosen")
+"""The keys of each entry of a rung's ``trump_candidates`` in the JSON object."""
+
+
+def is_missing(x: Any) -> bool:
+    """A cell with no value: None or a float NaN (how pandas shows a missing value)."""
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def json_value(v: Any) -> Any:
+    """A plain JSON value: numpy scalars -> Python, NaN -> None, sequences -> lists."""
+    if v is None:
+        return None
+    if isinstance(v, (np.bool_, bool)):
+        return bool(v)
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        return None if math.isnan(f) else f
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [json_value(x) for x in v]
+    return v
+
+
+@dataclass
+class Analysis:
+    """The result of :func:`boston_sim.analysis.analyze`; rendering lives in
+    :mod:`boston_sim.views`.
+
+    ``rows`` holds one dict per (rung, trump candidate) with the keys :data:`TABLE_COLUMNS`,
+    ``rung_rows`` the chosen row of each rung in ladder order; ``table`` and ``rungs`` are the
+    same as pandas DataFrames (built on first use, so that a report that does not need them
+    does not import pandas). ``tricks[(rung_id, trump)]`` holds the per-sample tricks (trump =
+    strain letter or None), ``payoffs[rung_id]`` the per-sample net counters of the chosen
+    trump of every priced rung. ``settings``: what the analysis was asked with.
+    """
+
+    rules: RuleSet
+    hand: str
+    seat: str
+    samples: int
+    seed: int
+    rejected: int
+    recommended: str | None
+    runner_up: str | None
+    diff: float | None
+    diff_se: float | None
+    indistinguishable: bool
+    reason: str
+    rows: list[dict[str, Any]]
+    tricks: dict[tuple[str, str | None], np.ndarray]
+    payoffs: dict[str, np.ndarray]
+    options: dict[str, Any] = field(default_factory=dict)
+    context: dict[str, Any] = field(default_factory=dict)
+    partner: str = "opposite"
+    turnup: str | None = None
+    known: list[str] = field(default_factory=list)
+    constraints: list[str] = field(default_factory=list)
+    risk_threshold: float = 0.0
+    precision: float | None = None
+    elapsed: float = 0.0
+    solves: int = 0
+    notes: list[str] = field(default_factory=list)
+    max_time: float | None = None
+    time_limited: bool = False
+    settings: AnalysisSettings | None = None
+
+    @property
+    def unit(self) -> str:
+        return self.rules.unit
+
+    @property
+    def rung_rows(self) -> list[dict[str, Any]]:
+        """The chosen row (trump, discard) of every rung, in ladder order."""
+        return [r for r in self.rows if r["chosen"]]
+
+    @functools.cached_property
+    def table(self) -> Any:
+        """``rows`` as a pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows, columns=TABLE_COLUMNS)
+
+    @functools.cached_property
+    def rungs(self) -> Any:
+        """``rung_rows`` as a pandas DataFrame."""
+        return self.table[self.table["chosen"]].reset_index(drop=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``boston-sim bid --json`` (NaN -> null)."""
+        rungs = []
+        for row in self.rung_rows:
+            entry = {col: json_value(row[col]) for col in TABLE_COLUMNS}
+            entry["trump_candidates"] = [
+                {k: json_value(c[k]) for k in CANDIDATE_JSON_KEYS}
+                for c in self.rows if c["rung"] == row["rung"]
+            ]
+            rungs.append(entry)
+        return {
+            "rules": self.rules.id,
+            "rules_name": self.rules.name,
+            "unit": self.rules.unit,
+            "options": {k: json_value(v) for k, v in self.rules.options.items()},
+            "context": {k: json_value(v) for k, v in self.context.items()},
+            "seat": self.seat,
+            "hand": self.hand,
+            "samples": self.samples,
+            "seed": self.seed,
+            "rejected": self.rejected,
+            "turnup": self.turnup,
+            "known": list(self.known),
+            "constraints": list(self.constraints),
+            "partner": self.partner,
+            "risk_threshold": self.risk_threshold,
+            "precision": self.precision,
+            "max_time": self.max_time,
+            "time_limited": self.time_limited,
+            "recommended": self.recommended,
+            "runner_up": self.runner_up,
+            "diff": json_value(self.diff),
+            "diff_se": json_value(self.diff_se),
+            "indistinguishable": self.indistinguishable,
+            "reason": self.reason,
+            "notes": list(self.notes),
+            "rungs": rungs,
+        }

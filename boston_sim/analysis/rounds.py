@@ -1,0 +1,207 @@
+"""How many deals each search gets: the sampling rounds of the default and precision modes,
+the rule that lets a settled search stop early, and the time limit.
+
+Default mode draws rounds of :data:`ROUND` deals up to :data:`DEFAULT_SAMPLES`; after each
+round a search whose every row is settled (:func:`settle`) stops, the others go on. Precision
+mode samples until the SE of the recommended bid's net EV is below ``precision`` (cap
+``max_samples``). The rounds and the stopping decisions depend only on the results, which do
+not depend on the number of threads, so a seed still fixes every number (unless a time limit
+ends the rounds early).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+
+from ..config import DEFAULT_SAMPLES, ROUND, SE_TARGET, TIME_STEP
+from ..sampler import Sampler
+from .evaluate import Evaluation
+from .plan import SolveKey
+from .solving import Solver
+from .statistics import CandidateStats, ac_se
+
+__all__ = ["DEFAULT_SAMPLES", "LAST_STEP", "PRECISION_START", "ROUND", "SE_TARGET",
+           "TIME_STEP", "Z_OUT", "WorkCount", "deals_for_se", "run_rounds", "settle",
+           "solve_before"]
+
+LAST_STEP = 5
+"""When only the best bid's P(make) keeps its search going (:func:`settle`), the next round
+is just long enough for its SE to reach the target at the proportion seen so far, but at
+least ``ROUND // LAST_STEP`` deals."""
+
+Z_OUT = 3.0
+"""A row stops early only if its net EV is this many SEs below the best bid's lower end."""
+
+PRECISION_START = 200
+"""First chunk drawn by ``precision=`` mode."""
+
+PRECISION_MIN_STEP = 100  # precision mode draws at least this many more deals a round
+PRECISION_MARGIN = 1.1  # ... and 10% more than the SE seen so far says it needs
+BATCH_SHARE = 0.9  # a time-limited batch is sized to end within 90% of the time left
+
+
+class WorkCount:
+    """Deal-solves done and planned; tells ``listener(done, total)`` after each batch."""
+
+    def __init__(self, listener: Callable[[int, int], None] | None = None) -> None:
+        self.done = 0
+        self.total = 0
+        self.listener = listener
+
+    def set_total(self, total: int) -> None:
+        self.total = total
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        if self.listener is not None:
+            self.listener(self.done, self.total)
+
+
+def settle(stats: Sequence[CandidateStats]) -> tuple[set[SolveKey], int]:
+    """Searches that may stop: every candidate (rung, trump, discard) that uses them has
+    P(make) known within :data:`SE_TARGET` (:func:`ac_se`) and, if priced, a net EV at least
+    :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's 0).
+
+    The best bid's own search stops too once the decision is made: its P(make) is known, its
+    net EV is ``Z_OUT`` SEs above pass, and every other candidate may stop. More deals would
+    only narrow its EV's interval, which ``--precision`` is for.
+
+    Also returns, when only the best bid's P(make) stands in the way, the number of deals at
+    which its SE would reach the target if the proportion stayed as it is (else 0): the next
+    round need not go further (:func:`run_rounds`)."""
+    floor = 0.0
+    for st in stats:
+        if st.priced and not math.isnan(st.ev_net_se):
+            floor = max(floor, st.ev_net - Z_OUT * st.ev_net_se)
+    good: list[bool] = []
+    known: list[bool] = []
+    for st in stats:
+        n = st.samples
+        known.append(ac_se(round(st.p_make * n), n) <= SE_TARGET)
+        g = known[-1]
+        if g and st.priced:
+            se = 0.0 if math.isnan(st.ev_net_se) else st.ev_net_se
+            g = st.ev_net + Z_OUT * se < floor
+        good.append(g)
+    priced = [i for i, st in enumerate(stats) if st.priced]
+    wanted = 0
+    if priced:
+        b = max(priced, key=lambda i: stats[i].ev_net)
+        st = stats[b]
+        if (st.ev_net - Z_OUT * st.ev_net_se > 0
+                and all(g for i, g in enumerate(good) if i != b)):
+            if known[b]:
+                good[b] = True
+            else:
+                wanted = deals_for_se(st.p_make, st.samples)
+    ok: dict[SolveKey, bool] = {}
+    for st, g in zip(stats, good):
+        key = st.candidate.key
+        ok[key] = ok.get(key, True) and g
+    return {k for k, v in ok.items() if v}, wanted
+
+
+def deals_for_se(p: float, n: int) -> int:
+    """The least number of deals beyond ``n`` at which a proportion ``p`` has an
+    Agresti-Coull SE of at most :data:`SE_TARGET`."""
+    m = n + 1
+    while ac_se(round(p * m), m) > SE_TARGET:
+        m += 1
+    return m
+
+
+def solve_before(solver: Solver, keys: list[SolveKey], m: int, deadline: float) -> None:
+    """``solver.solve_to(keys, m)`` in batches of deals, each sized from the time per deal so
+    far to end before ``deadline`` (a ``time.perf_counter()`` value); no batch starts after
+    it, except the first when the keys have no result yet. The searches running at the
+    deadline give up (each key keeps its samples up to the first one left unsolved), except in
+    that first batch: at least :data:`TIME_STEP` deals are always solved, so one slow search
+    there can still overrun the limit.
+
+    A batch is also at most as large as what the keys have solved before it (the batches at
+    least double the work done): search times are heavy-tailed, so a few cheap first deals
+    can promise a time per deal several times too small."""
+    done = min(len(solver.results[k]) for k in keys)
+    spent = 0.0
+    solved = 0
+    while done < m:
+        left = deadline - time.perf_counter()
+        if left <= 0 and done > 0:
+            return
+        step = TIME_STEP
+        if solved:
+            step = max(TIME_STEP, min(done, int(BATCH_SHARE * left * solved / spent)))
+        n = min(m, done + step)
+        t = time.perf_counter()
+        solver.solve_to(keys, n, deadline if done > 0 else None)
+        spent += time.perf_counter() - t
+        solved += n - done
+        done = min(len(solver.results[k]) for k in keys)
+        if done < n:
+            return  # the time limit cut the batch
+
+
+def _next_size(result: Evaluation, active: list[SolveKey], m: int, cap: int, wanted: int,
+               precision: float | None) -> int | None:
+    """The pool size of the next round, or None when the sampling is done. In precision
+    mode the best priced candidate's search joins ``active``: its SE is the one asked for."""
+    if precision is None:
+        if not active or m >= cap:
+            return None
+        # only the best bid's P(make) is still too loose: a shorter round may do
+        step = ROUND if not wanted else min(ROUND, max(wanted - m, ROUND // LAST_STEP))
+        return min(cap, m + step)
+    # the SE asked for is that of the best priced candidate (the bid, or the rung that
+    # "pass" is compared with): its search goes on even when plainly negative
+    priced = [(st.ev_net, st.candidate.key) for st in result.stats if st.priced]
+    if priced:
+        best_key = max(priced, key=lambda x: x[0])[1]
+        if best_key not in active:
+            active.append(best_key)
+    se = result.recommendation.rec_se
+    if (se is not None and se <= precision) or m >= cap or not active:
+        return None
+    grow = m if se is None else int(m * ((se / precision) ** 2 * PRECISION_MARGIN - 1)) + 1
+    return m + max(PRECISION_MIN_STEP, min(grow, cap - m))
+
+
+def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler,
+               count: WorkCount, precision: float | None, max_samples: int,
+               deadline: float | None = None) -> Evaluation:
+    """Default and precision modes: draw samples in rounds, solve the searches not yet
+    settled, score them (``score()``), until done; ``deadline`` (a ``time.perf_counter()``
+    value) starts no batch of deals after it."""
+    cap = DEFAULT_SAMPLES if precision is None else max_samples
+    m = min(ROUND if precision is None else PRECISION_START, cap)
+    active = list(solver.keys)
+    while True:
+        if m > len(solver.deals):
+            solver.add(sampler.draw(m - len(solver.deals)))
+        horizon = cap if precision is None else m  # the bar's total: the work still planned
+        count.set_total(count.done + sum(horizon - len(solver.results[k]) for k in active))
+        if deadline is None:
+            solver.solve_to(active, m)
+        else:
+            solve_before(solver, active, m, deadline)
+        result = score()
+        settled, wanted = settle(result.stats)
+        if deadline is not None and time.perf_counter() > deadline:
+            result.time_limited = any(k not in settled for k in solver.keys)
+            if result.time_limited:
+                break
+        # a search stopped earlier that is no longer settled (the best bid moved) catches up
+        # before anything else, and the round is scored again
+        active = [k for k in solver.keys if k not in settled and len(solver.results[k]) < m]
+        if active:
+            continue
+        active = [k for k in solver.keys if k not in settled]
+        size = _next_size(result, active, m, cap, wanted, precision)
+        if size is None:
+            break
+        m = size
+    # a time limit may have cut the last round: the pool ends where the searches did
+    solver.truncate(max(len(r) for r in solver.results.values()))
+    result.stopped_early = any(len(r) < len(solver.deals) for r in solver.results.values())
+    return result
