@@ -57,7 +57,7 @@ from .records import (
     HandResult,
 )
 from .results import load_results, rows_of, summarize_rows
-from .run import BatchProgress, run_batch
+from .run import run_batch
 from .sinks import ErrorLog, LineSink, OutputPaths, ParquetSink, encode_rows, output_paths, write_table
 
 __all__ = [
@@ -70,7 +70,6 @@ __all__ = [
     "SUMMARY_COLUMNS",
     "SUMMARY_SCHEMA",
     "BadRow",
-    "BatchProgress",
     "BatchSummary",
     "ErrorLog",
     "HandResult",

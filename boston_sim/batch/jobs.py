@@ -47,7 +47,7 @@ def check_rules(name: Any, options: dict[str, Any] | None) -> Any:
     """Load rule set ``name`` with ``options`` the way ``analyze`` does (context keys such
     as ``preference`` are not rule options unless the rule set declares them); raises the
     same user errors. Returns the RuleSet."""
-    from ..analysis import CONTEXT_KEYS
+    from ..config import CONTEXT_KEYS
     from ..rules import load_rules
 
     rs = load_rules(name)
@@ -127,21 +127,10 @@ def _job(rec: Record, index: int, settings: AnalysisSettings,
                                 seed=hand_seed(settings.seed, index)))
 
 
-def _analyze_kwargs(s: AnalysisSettings) -> dict[str, Any]:
-    """The settings as :func:`boston_sim.analysis.analyze` keyword arguments."""
-    return {"seat": s.seat, "rules": s.rules, "options": s.option_map or None,
-            "samples": s.samples, "precision": s.precision, "seed": s.seed,
-            "known": list(s.known) or None, "constraints": list(s.constraints) or None,
-            "turnup": s.turnup, "partner": s.partner, "context": s.context_map or None,
-            "risk_threshold": s.risk_threshold, "threads": s.threads,
-            "max_samples": s.max_samples, "misere_tricks": s.misere_tricks,
-            "max_time": s.max_time}
-
-
 def _analyze(job: Job) -> Any:
     from ..analysis import analyze
 
-    return analyze(job.hand, **_analyze_kwargs(job.settings))
+    return analyze(job.hand, job.settings)
 
 
 def analyze_one(job: Job) -> HandResult:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..cards import parse_card, parse_play_seat
 from ..errors import BostonSimError
+from ..progress import ProgressBar
 from ..settings import AnalysisSettings
 from .executors import execute
 from .jobs import Job, analyze_one, check_rules, read_jobs
@@ -76,7 +77,8 @@ def run_batch(
                            results=str(paths.results), summary=str(paths.summary),
                            errors=str(paths.errors))
     try:
-        with BatchProgress(len(todo), enabled=progress) as bar:
+        with ProgressBar("hands", len(todo), count=True, rate="hands/min", transient=False,
+                         enabled=progress and len(todo) > 0) as bar:
             for res in execute(todo, workers=workers, scheduler=scheduler, fn=fn):
                 if res.error is not None or not res.rows:
                     errors.add(res.line, res.index, res.error or "no rows", "")
@@ -150,41 +152,3 @@ def check_resume(meta_path: Path, meta: dict[str, Any]) -> None:
             f"cannot resume: the results were made with other settings ({detail}); "
             "run without --resume or choose another --out"
         )
-
-
-class BatchProgress:
-    """A rich progress bar on stderr: hands done, rate, time left. Used as a context manager
-    with one ``advance()`` per finished hand."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total = total
-        self.enabled = enabled and total > 0
-        self._p: Any = None
-
-    def __enter__(self) -> BatchProgress:
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
-
-            self._p = Progress(
-                TextColumn("hands"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-                TextColumn("left"), TimeRemainingColumn(),
-                console=Console(stderr=True), transient=False,
-            )
-            self._p.__enter__()
-            self._t0 = time.perf_counter()
-            self._task = self._p.add_task("batch", total=self.total, rate="")
-        return self
-
-    def advance(self) -> None:
-        if self._p is not None:
-            done = self._p.tasks[0].completed + 1
-            dt = time.perf_counter() - self._t0
-            rate = f"{60 * done / dt:.1f} hands/min" if dt > 0 else ""
-            self._p.update(self._task, advance=1, rate=rate)
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._p is not None:
-            self._p.__exit__(*exc)

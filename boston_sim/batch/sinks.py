@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..analysis.result import json_value
 from ..errors import BostonSimError
 from .records import ERROR_COLUMNS, EXT_TO_OUTPUT, OUTPUT_EXT, OUTPUT_FORMATS, ROW_COLUMNS, ROW_SCHEMA
 
@@ -24,15 +25,6 @@ _PANDAS_DTYPES = {int: "int64", float: "float64", bool: "bool", str: "object"}
 
 
 # --------------------------------------------------------------------------- values <-> text
-
-
-def _plain(v: Any) -> Any:
-    """A JSON-ready Python value: numpy scalars unwrapped, NaN as None."""
-    if hasattr(v, "item"):
-        v = v.item()
-    if isinstance(v, float) and math.isnan(v):
-        return None
-    return v
 
 
 def _fmt_csv(v: Any) -> str:
@@ -76,7 +68,7 @@ def encode_rows(rows: list[dict[str, Any]], fmt: str, columns: list[str]) -> byt
             w.writerow([_fmt_csv(r[c]) for c in columns])
         return buf.getvalue().encode("utf-8")
     lines = [
-        json.dumps({c: _plain(r[c]) for c in columns}, ensure_ascii=False, allow_nan=False)
+        json.dumps({c: json_value(r[c]) for c in columns}, ensure_ascii=False, allow_nan=False)
         for r in rows
     ]
     return ("".join(x + "\n" for x in lines)).encode("utf-8")
@@ -322,7 +314,7 @@ class ParquetSink:
         for p in parts:
             df = pd.read_parquet(p)
             for rec in df.to_dict("records"):
-                rows.append({c: _from_json(_plain(rec[c]), ROW_SCHEMA[c]) for c in ROW_COLUMNS})
+                rows.append({c: _from_json(json_value(rec[c]), ROW_SCHEMA[c]) for c in ROW_COLUMNS})
         return rows
 
     def finish(self) -> None:

@@ -257,13 +257,14 @@ def test_missing_results_and_unknown_format(tmp_path: Path) -> None:
 def _solo_never_settles(monkeypatch, an) -> None:
     """Keep Solo's search going to the cap, in full rounds: with rounds this small its 4 first
     deals already decide the bid (and the best bid's search stops once the decision is made)."""
-    settle = an._settle
-    monkeypatch.setattr(an, "_settle", lambda cs: (settle(cs)[0] - {
-        c.key for c, _ in cs if c.rung_id == "solo"}, 0))
+    settle = an.settle
+    monkeypatch.setattr(an, "settle", lambda cs: (settle(cs)[0] - {
+        st.candidate.key for st in cs if st.candidate.rung_id == "solo"}, 0))
 
 
 def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatch) -> None:
-    import boston_sim.analysis as an
+    import boston_sim.analysis.rounds as an
+    from boston_sim.analysis import analyze
     from boston_sim.batch import Job, rows_of, summarize_rows
 
     # small rounds so that the hopeless misère stops after one round and Solo goes on
@@ -273,7 +274,7 @@ def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatc
     _solo_never_settles(monkeypatch, an)
     settings = AnalysisSettings(seat="eldest", rules=str(QUICK), seed=5, turnup="S2")
     job = Job(index=0, line=1, hand="AKQJT98.AK.A2.32", label="", settings=settings)
-    a = an.analyze(job.hand, seat="eldest", rules=str(QUICK), seed=5, turnup="S2")  # Solo
+    a = analyze(job.hand, settings)  # Solo
     assert a.recommended == "solo"
     rows = rows_of(a, job)
     got = {r["rung"]: r["samples"] for r in rows}
@@ -286,7 +287,7 @@ def test_max_time_per_hand_reaches_the_analysis_and_the_resume_check(monkeypatch
                                                                      tmp_path: Path) -> None:
     """``--max-time``: each hand's analysis draws no new round once its time is up (here at
     once: the first TIME_STEP deals only, instead of 12); a resume with another limit is refused."""
-    import boston_sim.analysis as an
+    import boston_sim.analysis.rounds as an
     from boston_sim.batch import Job, analyze_one
     from boston_sim.errors import BostonSimError
 
