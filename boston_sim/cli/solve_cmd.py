@@ -137,22 +137,12 @@ def _parse_query(trump, leader, declarer, partner, table, kind, target, misere, 
     return _Query(t, lead, d, p, False, False, kind, target, boston)
 
 
-def _deal_text(line: str) -> str:
-    """Accept a bare PBN deal or a PBN tag line ``[Deal "N:..."]``."""
-    s = line.strip()
-    if s.startswith("[") and s.endswith("]"):
-        inner = s[1:-1].strip()
-        if inner.split(None, 1)[0].lower() == "deal" and '"' in inner:
-            return inner.split('"')[1]
-    return s
-
-
 def _plan(text: str, q: _Query) -> tuple[Any, list[Any]]:
     """One deal's result still to fill (a DDTable, or a contract's dict) and the searches
     that fill it (user errors in the deal propagate)."""
     from ..analysis.dd_table import contract_searches, table_searches
 
-    deal = _deal_text(text)
+    deal = text.strip()  # parse_deal also reads a [Deal "..."] tag line
     if q.table:
         return table_searches(deal, leader=q.leader, pairs=q.pairs, boston=q.boston)
     assert q.trump is not None and q.leader is not None
