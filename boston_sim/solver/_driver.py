@@ -115,18 +115,11 @@ ESTIMATE_MARGIN = 1.0
 (``high_card_estimate``): a refutation above the value is cheap and fills the table for the
 searches below it, a proof below it is not. With the other side on lead the search starts
 no higher than this far above the estimate (instead of at all tricks but the other side's
-quick tricks); a pair on lead starts no lower (instead of at its own quick tricks). Expanded
-nodes, against the quick tricks alone, on sets of 100 deals (docs/PERFORMANCE.md): 2 v 2 with
-the other side on lead, seven sets, -1.7% to -5.8%; 1 v 3 with the defence on lead, two sets,
--0.9% and -1.2%; 2 v 2 with the pair on lead, eight sets, -5.8% (-2.9% on the four not used
-to choose the margin). A lone declarer on lead keeps his quick tricks (the estimate cost 22%
-more nodes at no trump).
+quick tricks); a pair on lead starts no lower (instead of at its own quick tricks). A lone
+declarer on lead keeps his quick tricks (the estimate cost him nodes at no trump).
 
 The estimate's weights (``HCP_WEIGHT``, ``HCP_WEIGHT_NT``, ``TRUMP_WEIGHT``) come from a
-least-squares fit of the values of 400 deals (2 v 2, N-S, E on lead, ♠ ♥ NT ♦), rounded;
-on 400 others the error's spread fell from 1.58 to 1.19 tricks with trumps and from 1.65 to
-1.36 at no trump, and the expanded nodes by 1.4% against equal weights (all fifteen 2 v 2
-sets smaller or equal; 1 v 3 with the defence on lead +0.2-0.3%)."""
+least-squares fit of the values of 2 v 2 deals, rounded (docs/PERFORMANCE.md)."""
 HCP_WEIGHT = 1.25
 HCP_WEIGHT_NT = 1.5
 TRUMP_WEIGHT = 1.0

@@ -226,6 +226,144 @@ def _take_back(hl, fr, ply, stop):
         hl[st * 4 + (c >> 4)] ^= 1 << (c & 15)
 
 
+@njit(**JIT_NONRT, inline="always")
+def _probe_ran_out(hl, fr, ply, P):
+    """A probe ran out of budget: undo the cards of the outermost such probe, note its move
+    as unknown, go on with its node's next move. Returns that node's ply."""
+    pp = -1
+    q = P[P_PROBE] - 1
+    while q >= 0:
+        if P[P_NODES] > fr[q, F_LIM]:
+            pp = q
+        q = fr[q, F_OUTER] - 1
+    _take_back(hl, fr, ply, pp)
+    fr[pp, F_UNK] |= 1 << fr[pp, F_IDX]
+    fr[pp, F_IDX] += 1
+    _end_probe(P, fr, pp)
+    return pp
+
+
+@njit(**JIT_NONRT, inline="always")
+def _next_move(fr, mv, ply):
+    """The index of the next move to play at ``ply`` (the number of moves: none left),
+    passing over small cards of a suit whose first small card was tried in vain (see
+    ``_child_answered``); a probing node's later passes take only the moves whose probes ran
+    out."""
+    i = fr[ply, F_IDX]
+    nm = fr[ply, F_NM]
+    while True:
+        while i < nm:
+            c = mv[ply, i]
+            if (c & 15) < fr[ply, F_LW + (c >> 4)]:
+                fr[ply, F_UNK] &= ~(1 << i)  # not worth trying at all
+            elif fr[ply, F_PASS] <= 1 or ((fr[ply, F_UNK] >> i) & 1) == 1:
+                break
+            i += 1
+        if i < nm or fr[ply, F_UNK] == 0:
+            break
+        # the next pass, over the moves whose probes ran out, with 4x the budget
+        fr[ply, F_PASS] += 1
+        i = 0
+    fr[ply, F_UNK] &= ~(1 << i)  # set again if its probe runs out
+    fr[ply, F_IDX] = i
+    return i
+
+
+@njit(**JIT_NONRT, inline="always")
+def _keep_group_ranks(fr, mv, ply):
+    """Every move tried without a cut-off: keep the ranks of any group of equivalent cards
+    straddling what matters (only its top card was tried)."""
+    for k in range(fr[ply, F_NM]):
+        c = mv[ply, k]
+        s = c >> 4
+        lo = mv[ply, 2 * MOVE_SLOTS + k]
+        th = fr[ply, F_T + s]
+        if (c & 15) >= th > lo:
+            fr[ply, F_T + s] = lo
+
+
+@njit(**JIT_NONRT, inline="always")
+def _play(hl, fr, P, mv, ply, i, trump, countmask):
+    """Play move ``i`` of the node at ``ply`` and set up the child's frame (leader, position
+    in the trick, tricks won); start a probe if the node probes."""
+    card = mv[ply, i]
+    ld = fr[ply, F_LEADER]
+    pos = fr[ply, F_POS]
+    seat = (ld + pos) & 3
+    hl[seat * 4 + (card >> 4)] ^= 1 << (card & 15)
+    fr[ply, F_CARD] = card
+    # the trick's winning card so far
+    bp = I0
+    if pos > 0:
+        bp = fr[ply - 1, F_BP]
+        if beats(card, fr[ply - pos + bp, F_CARD], trump):
+            bp = pos
+    fr[ply, F_BP] = bp
+    fr[ply, F_TM] = (fr[ply - 1, F_TM] if pos > 0 else 0) | (1 << card)
+    if pos == 3:
+        base = ply - 3
+        w = (ld + bp) & 3
+        fr[ply, F_WIN] = won_on_rank(fr[base + bp, F_CARD], fr[ply, F_TM])
+        fr[ply + 1, F_LEADER] = w
+        fr[ply + 1, F_POS] = 0
+        fr[ply + 1, F_WON] = fr[ply, F_WON] + ((countmask >> w) & 1)
+    else:
+        fr[ply + 1, F_LEADER] = ld
+        fr[ply + 1, F_POS] = pos + 1
+        fr[ply + 1, F_WON] = fr[ply, F_WON]
+    if 0 < fr[ply, F_PASS] <= PROBE_PASSES:
+        # start a probe (inside any running above it)
+        lim = P[P_NODES] + (P[P_PROBE_NODES] << (2 * (fr[ply, F_PASS] - 1)))
+        fr[ply, F_LIM] = lim
+        fr[ply, F_OUTER] = P[P_PROBE]
+        if P[P_PROBE] > 0 and P[P_LIMIT] < lim:
+            lim = P[P_LIMIT]
+        fr[ply, F_MINLIM] = lim
+        P[P_PROBE] = ply + 1
+        P[P_LIMIT] = lim
+
+
+@njit(**JIT_NONRT, inline="always")
+def _child_answered(hl, ttk, ttd, P, fr, mv, ply, val):
+    """The child of the node at ``ply`` answered ``val``: take its card back and merge the
+    ranks its answer relied on. ``val`` if that decides the node (a cut-off), else -1 (the
+    next move)."""
+    i = fr[ply, F_IDX]
+    card = mv[ply, i]
+    seat = (fr[ply, F_LEADER] + fr[ply, F_POS]) & 3
+    hl[seat * 4 + (card >> 4)] ^= 1 << (card & 15)
+    if fr[ply, F_POS] == 3:
+        # the trick was won on rank: that rank matters (see trick_relevance)
+        wc = fr[ply, F_WIN]
+        if wc >= 0 and (wc & 15) < fr[ply + 1, F_T + (wc >> 4)]:
+            fr[ply + 1, F_T + (wc >> 4)] = wc & 15
+    if val == fr[ply, F_ISMAX]:
+        # cut-off: this child alone decides the node
+        for s in range(4):
+            fr[ply, F_T + s] = fr[ply + 1, F_T + s]
+        if fr[ply, F_POS] == 0:
+            # (killer moves are leads: only the move generator's leads read them)
+            k = F_KILL + 2 * seat
+            if fr[ply, k] != card:
+                fr[ply, k + 1] = fr[ply, k]
+                fr[ply, k] = card
+            _close(hl, ttk, ttd, P, fr, ply, val)
+        return val
+    for s in range(4):
+        if fr[ply + 1, F_T + s] < fr[ply, F_T + s]:
+            fr[ply, F_T + s] = fr[ply + 1, F_T + s]
+    # the card failed, and so far nothing below its rank mattered in its suit: any other card
+    # of the suit below the lowest rank that matters leads to a position that agrees with
+    # this one on every card that matters, so fails too. Try one small card per suit only
+    # (DDS's "lowest win"; sound by the same argument as the table's generalisation)
+    s = card >> 4
+    th = fr[ply, F_T + s]
+    if fr[ply, F_LW + s] == 0 and (card & 15) < th:
+        fr[ply, F_LW + s] = th
+    fr[ply, F_IDX] = i + 1
+    return -1
+
+
 @njit(**JIT_NONRT)
 def search(hl, ttk, ttd, mv, fr, P, leader, target):
     """Can the maximising seats make the counted tricks reach ``target``? 1 / 0, or -1 if
@@ -236,10 +374,10 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
     Depth-first AND/OR search with an explicit stack (``fr``, one frame per card played):
     numba caches non-recursive code reliably, and there is no call overhead per node. Leads
     are ordered by heuristics (``gen_moves``), with a bonus for the last two cards that cut
-    off a lead at the same ply (killer moves). Each
-    node also returns the ranks its answer depended on (``fr[ply, F_T..]``): a trick won on
-    rank makes the winning rank matter; a node that tried all its moves also keeps the ranks
-    of any group of equivalent cards straddling what matters (only the top one was tried).
+    off a lead at the same ply (killer moves). Each node also returns the ranks its answer
+    depended on (``fr[ply, F_T..]``): a trick won on rank makes the winning rank matter; a
+    node that tried all its moves also keeps the ranks of any group of equivalent cards
+    straddling what matters (only the top one was tried).
     """
     trump = P[P_TRUMP]
     countmask = P[P_COUNTMASK]
@@ -268,91 +406,19 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
                     _take_back(hl, fr, ply, I0)
                     return -1
                 if P[P_PROBE] > 0 and P[P_NODES] > P[P_LIMIT]:
-                    # a probe ran out of budget (the outermost such): undo its cards,
-                    # note its move as unknown, go on with its node's next move
-                    pp = -1
-                    q = P[P_PROBE] - 1
-                    while q >= 0:
-                        if P[P_NODES] > fr[q, F_LIM]:
-                            pp = q
-                        q = fr[q, F_OUTER] - 1
-                    _take_back(hl, fr, ply, pp)
-                    ply = pp
-                    fr[ply, F_UNK] |= 1 << fr[ply, F_IDX]
-                    fr[ply, F_IDX] += 1
-                    _end_probe(P, fr, ply)
+                    ply = _probe_ran_out(hl, fr, ply, P)
                 elif probing:
                     _probe_setup(P, fr, ply, countmask)
                 continue
         if val < 0:
-            # expand: play the next move of the node at ply, passing over small cards of a
-            # suit whose first small card was tried in vain (see the cut-off test below)
-            # (a probing node's later passes take only the moves whose probes ran out)
-            i = fr[ply, F_IDX]
-            nm = fr[ply, F_NM]
-            while True:
-                while i < nm:
-                    c = mv[ply, i]
-                    if (c & 15) < fr[ply, F_LW + (c >> 4)]:
-                        fr[ply, F_UNK] &= ~(1 << i)  # not worth trying at all
-                    elif fr[ply, F_PASS] <= 1 or ((fr[ply, F_UNK] >> i) & 1) == 1:
-                        break
-                    i += 1
-                if i < nm or fr[ply, F_UNK] == 0:
-                    break
-                # the next pass, over the moves whose probes ran out, with 4x the budget
-                fr[ply, F_PASS] += 1
-                i = 0
-            fr[ply, F_UNK] &= ~(1 << i)  # set again if its probe runs out
-            fr[ply, F_IDX] = i
-            if i >= nm:
-                # every move tried without a cut-off
+            i = _next_move(fr, mv, ply)
+            if i >= fr[ply, F_NM]:
                 val = 1 - fr[ply, F_ISMAX]
-                for k in range(fr[ply, F_NM]):
-                    c = mv[ply, k]
-                    s = c >> 4
-                    lo = mv[ply, 2 * MOVE_SLOTS + k]
-                    th = fr[ply, F_T + s]
-                    if (c & 15) >= th > lo:
-                        fr[ply, F_T + s] = lo
+                _keep_group_ranks(fr, mv, ply)
                 if fr[ply, F_POS] == 0:
                     _close(hl, ttk, ttd, P, fr, ply, val)
             else:
-                card = mv[ply, i]
-                ld = fr[ply, F_LEADER]
-                pos = fr[ply, F_POS]
-                seat = (ld + pos) & 3
-                hl[seat * 4 + (card >> 4)] ^= 1 << (card & 15)
-                fr[ply, F_CARD] = card
-                # the trick's winning card so far
-                bp = I0
-                if pos > 0:
-                    bp = fr[ply - 1, F_BP]
-                    if beats(card, fr[ply - pos + bp, F_CARD], trump):
-                        bp = pos
-                fr[ply, F_BP] = bp
-                fr[ply, F_TM] = (fr[ply - 1, F_TM] if pos > 0 else 0) | (1 << card)
-                if pos == 3:
-                    base = ply - 3
-                    w = (ld + bp) & 3
-                    fr[ply, F_WIN] = won_on_rank(fr[base + bp, F_CARD], fr[ply, F_TM])
-                    fr[ply + 1, F_LEADER] = w
-                    fr[ply + 1, F_POS] = 0
-                    fr[ply + 1, F_WON] = fr[ply, F_WON] + ((countmask >> w) & 1)
-                else:
-                    fr[ply + 1, F_LEADER] = ld
-                    fr[ply + 1, F_POS] = pos + 1
-                    fr[ply + 1, F_WON] = fr[ply, F_WON]
-                if 0 < fr[ply, F_PASS] <= PROBE_PASSES:
-                    # start a probe (inside any running above it)
-                    lim = P[P_NODES] + (P[P_PROBE_NODES] << (2 * (fr[ply, F_PASS] - 1)))
-                    fr[ply, F_LIM] = lim
-                    fr[ply, F_OUTER] = P[P_PROBE]
-                    if P[P_PROBE] > 0 and P[P_LIMIT] < lim:
-                        lim = P[P_LIMIT]
-                    fr[ply, F_MINLIM] = lim
-                    P[P_PROBE] = ply + 1
-                    P[P_LIMIT] = lim
+                _play(hl, fr, P, mv, ply, i, trump, countmask)
                 ply += 1
                 entering = True
                 continue
@@ -362,38 +428,4 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
         ply -= 1
         if P[P_PROBE] == ply + 1:
             _end_probe(P, fr, ply)  # the probe finished within its budget
-        i = fr[ply, F_IDX]
-        card = mv[ply, i]
-        seat = (fr[ply, F_LEADER] + fr[ply, F_POS]) & 3
-        hl[seat * 4 + (card >> 4)] ^= 1 << (card & 15)
-        if fr[ply, F_POS] == 3:
-            # the trick was won on rank: that rank matters (see trick_relevance)
-            wc = fr[ply, F_WIN]
-            if wc >= 0 and (wc & 15) < fr[ply + 1, F_T + (wc >> 4)]:
-                fr[ply + 1, F_T + (wc >> 4)] = wc & 15
-        if val == fr[ply, F_ISMAX]:
-            # cut-off: this child alone decides the node
-            for s in range(4):
-                fr[ply, F_T + s] = fr[ply + 1, F_T + s]
-            if fr[ply, F_POS] == 0:
-                # (killer moves are leads: only the move generator's leads read them)
-                k = F_KILL + 2 * seat
-                if fr[ply, k] != card:
-                    fr[ply, k + 1] = fr[ply, k]
-                    fr[ply, k] = card
-                _close(hl, ttk, ttd, P, fr, ply, val)
-        else:
-            for s in range(4):
-                if fr[ply + 1, F_T + s] < fr[ply, F_T + s]:
-                    fr[ply, F_T + s] = fr[ply + 1, F_T + s]
-            # the card failed, and so far nothing below its rank mattered in its suit: any
-            # other card of the suit below the lowest rank that matters leads to a position
-            # that agrees with this one on every card that matters, so fails too. Try one
-            # small card per suit only (DDS's "lowest win"; sound by the same argument as the
-            # table's generalisation)
-            s = card >> 4
-            th = fr[ply, F_T + s]
-            if fr[ply, F_LW + s] == 0 and (card & 15) < th:
-                fr[ply, F_LW + s] = th
-            fr[ply, F_IDX] = i + 1
-            val = -1
+        val = _child_answered(hl, ttk, ttd, P, fr, mv, ply, val)

@@ -121,7 +121,7 @@ def _head(lens, leader, mask):
 # Entry number ``serial`` lives in slot ``serial % pool``; when the pool is full the oldest
 # entries are overwritten, and a chain simply ends where the slot it points to holds a
 # different serial. A new game bumps the generation, emptying every chain, and restarts the
-# serials at 0 (the driver's ``_setup``): its entries go to memory the last game warmed. An older
+# serials at 0 (``tt_new_game``): its entries go to memory the last game warmed. An older
 # game's entry left in a slot with the same serial is never read, since only chains whose head
 # carries the current generation are followed, and they point only to entries written since.
 _SERIAL_MASK = (1 << 40) - 1
