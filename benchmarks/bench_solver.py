@@ -106,7 +106,8 @@ def startup(cache_dir: str) -> float:
         "d = np.array([[0x7ffc, 0x7ffc<<16, 0x7ffc<<32, 0x7ffc<<48]], dtype=np.uint64)\n"
         "solve_batch(d, 0, 0, 5); solve_batch(d, 4, 0, 1, mode='min');"
         " solve_batch_target(d, 4, 0, 1, 'exactly', 1)\n"
-        "solve('N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432', 'NT', 'N', 'N')\n"
+        "solve('N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432',"
+        " 'NT', 'N', 'N')\n"
         "print(time.perf_counter()-t)\n"
     )
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, NUMBA_NUM_THREADS="1")

@@ -9,7 +9,8 @@ Groups (one thread, one workspace with a 2^22-entry table, as a bid's worker):
 * ``misere``: N alone, N on lead, no trump, "at most 0 tricks" (the misère question).
 
 Prints per group the trick-boundary positions entered and the expanded nodes (the
-workspace's ``stats()``), the time, and a checksum of the answers (equal checksums: the same answers).
+workspace's ``stats()``), the time, and a checksum of the answers (equal checksums: the same
+answers).
 To compare two commits, run the script from a worktree of each. The deals are those of
 ``benchmarks/bench_solver.py`` (``kernels.benchmark_deals``: the same seed, the same deals).
 """

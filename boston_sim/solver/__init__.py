@@ -1,9 +1,10 @@
 """Double-dummy solver for Boston and its relatives (public wrappers).
 
 The wrappers validate and convert; the numba kernels below them only compute (``_driver``
-runs ``_search``; ``kernels`` calls them directly, for tests and tools). A game is described by the four hands, the trump (0..3 = S H D C, 4 = NT), the seat
-on lead, and ``side_mask``, the compass seats of the declaring side (N alone = 0b0001,
-N+S = 0b0101). The defenders cooperate perfectly.
+runs ``_search``; ``kernels`` calls them directly, for tests and tools). A game is described
+by the four hands, the trump (0..3 = S H D C, 4 = NT), the seat on lead, and ``side_mask``,
+the compass seats of the declaring side (N alone = 0b0001, N+S = 0b0101). The defenders
+cooperate perfectly.
 
 * ``solve`` / ``solve_batch(mode="max")``: tricks of the side when it maximises them.
 * ``solve_batch(mode="min")``: tricks the side can hold itself to when it tries to lose
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 

@@ -14,10 +14,27 @@ from numba import prange
 from ..cards import lane_hcp
 from ..config import JIT, JIT_PARALLEL
 from ._bits import fetch_add, popcount
-from ._jit import KERNEL_SOURCES_SHA256, njit  # noqa: F401 (the digest, for tools)
-from ._layout import (F_KILL, F_SIZE, I0, KILL_FIELDS, K_SIZE, MAX_PLY, MOVE_SLOTS, NT,
-                      P_ABORT, P_COUNTMASK, P_EXACT, P_MAXMASK, P_POOL, P_PROBE_NODES, P_SIZE,
-                      P_TRUMP, P_TTMASK, other_side)
+from ._jit import njit
+from ._layout import (
+    F_KILL,
+    F_SIZE,
+    I0,
+    K_SIZE,
+    KILL_FIELDS,
+    MAX_PLY,
+    MOVE_SLOTS,
+    NT,
+    P_ABORT,
+    P_COUNTMASK,
+    P_EXACT,
+    P_MAXMASK,
+    P_POOL,
+    P_PROBE_NODES,
+    P_SIZE,
+    P_TRUMP,
+    P_TTMASK,
+    other_side,
+)
 from ._quick_tricks import quick_tricks
 from ._search import PROBE_NODES, search
 from ._trick import hand_size

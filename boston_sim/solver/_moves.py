@@ -9,13 +9,26 @@ into ``gen_moves``, which runs once per expanded node.
 
 from __future__ import annotations
 
-
 from ..config import JIT_NONRT
 from ._bits import highbit_index, lowbit_index, popcount
 from ._jit import njit
 from ._later_tricks import ducks_in_suit
-from ._layout import (F_BP, F_CARD, F_KILL, F_NEED, F_R, F_TM, MOVE_SLOTS, NT, P_COUNTMASK,
-                      P_MAXMASK, P_TRUMP, is_lone_misere, is_max_game, other_side)
+from ._layout import (
+    F_BP,
+    F_CARD,
+    F_KILL,
+    F_NEED,
+    F_R,
+    F_TM,
+    MOVE_SLOTS,
+    NT,
+    P_COUNTMASK,
+    P_MAXMASK,
+    P_TRUMP,
+    is_lone_misere,
+    is_max_game,
+    other_side,
+)
 from ._trick import beaten_later, beats
 
 # --- leads, every weight higher first

@@ -14,15 +14,59 @@ from ..config import JIT_NONRT
 from ._bits import fetch_add, lowbit_index, popcount
 from ._jit import njit
 from ._later_tricks import later_tricks_cut, trump_cut
-from ._layout import (F_BP, F_CARD, F_IDX, F_ISMAX, F_KILL, F_LEADER, F_LENS, F_LIM, F_LW,
-                      F_MINLIM, F_NEED, F_NM, F_OUTER, F_PASS, F_POS, F_R, F_T, F_TM, F_UNK,
-                      F_W1, F_W2, F_WIN, F_WON, I0, MAX_PLY, MOVE_SLOTS, NT, P_ABORT,
-                      P_COUNTMASK, P_EXACT, P_LIMIT, P_MAXMASK, P_NODES, P_PROBE,
-                      P_PROBE_NODES, P_TRICKS, P_TRUMP, is_lone_misere, is_max_game)
+from ._layout import (
+    F_BP,
+    F_CARD,
+    F_IDX,
+    F_ISMAX,
+    F_KILL,
+    F_LEADER,
+    F_LENS,
+    F_LIM,
+    F_LW,
+    F_MINLIM,
+    F_NEED,
+    F_NM,
+    F_OUTER,
+    F_PASS,
+    F_POS,
+    F_R,
+    F_T,
+    F_TM,
+    F_UNK,
+    F_W1,
+    F_W2,
+    F_WIN,
+    F_WON,
+    I0,
+    MAX_PLY,
+    MOVE_SLOTS,
+    NT,
+    P_ABORT,
+    P_COUNTMASK,
+    P_EXACT,
+    P_LIMIT,
+    P_MAXMASK,
+    P_NODES,
+    P_PROBE,
+    P_PROBE_NODES,
+    P_TRICKS,
+    P_TRUMP,
+    is_lone_misere,
+    is_max_game,
+)
 from ._moves import gen_moves
 from ._quick_tricks import quick_tricks_cut
-from ._trick import (COUNTED_SIDE, beats, hand_size, kth_rank, sure_trick, trick_relevance,
-                     winning_pos, won_on_rank)
+from ._trick import (
+    COUNTED_SIDE,
+    beats,
+    hand_size,
+    kth_rank,
+    sure_trick,
+    trick_relevance,
+    winning_pos,
+    won_on_rank,
+)
 from ._ttable import ALL15, key_after_trick, position_key, tt_depth, tt_lookup, tt_store
 
 ABORT_EVERY = 4095  # P[P_ABORT] is read when the expanded-node count is a multiple of 4096

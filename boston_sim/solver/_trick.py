@@ -92,13 +92,13 @@ def winning_pos(fr, base, n, trump):
 @njit(**JIT_NONRT)
 def sure_trick(hl, fr, ply, leader, pos, trump, countmask, both_win, bp):
     """Inside a trick (``pos`` > 0, the seat at ``pos`` to play): is the trick's winning side
-    already known? The card that will win it for sure, plus ``COUNTED_SIDE`` if it is the counted side's, or
-    -1. Sure when the card winning the trick so far can be beaten by no later opponent of
-    its holder, or (``both_win``: both sides want to win tricks, the plain max game) when the
-    seat to play holds a card that beats it and that no later opponent can beat: his highest
-    of the suit led, or when void in it, his highest trump. The answer depends on who holds
-    the cards above the winning one in its suit. (``bp``: the position in the trick of the
-    card winning it so far.)"""
+    already known? The card that will win it for sure, plus ``COUNTED_SIDE`` if it is the
+    counted side's, or -1. Sure when the card winning the trick so far can be beaten by no
+    later opponent of its holder, or (``both_win``: both sides want to win tricks, the plain
+    max game) when the seat to play holds a card that beats it and that no later opponent can
+    beat: his highest of the suit led, or when void in it, his highest trump. The answer
+    depends on who holds the cards above the winning one in its suit. (``bp``: the position
+    in the trick of the card winning it so far.)"""
     base = ply - pos
     led = fr[base, F_CARD] >> 4
     best = fr[base + bp, F_CARD]

@@ -16,8 +16,26 @@ from __future__ import annotations
 from ..config import JIT, JIT_NONRT
 from ._bits import highbit_index, popcount
 from ._jit import njit
-from ._layout import (F_CARD, F_LEADER, F_LENS, F_TM, F_W1, F_W2, K_LENS, K_M1, K_NEXT,
-                      K_SERIAL, K_SIZE, K_W1, K_W2, K_M2, P_FREE, P_GEN, P_POOL, P_TTMASK)
+from ._layout import (
+    F_CARD,
+    F_LEADER,
+    F_LENS,
+    F_TM,
+    F_W1,
+    F_W2,
+    K_LENS,
+    K_M1,
+    K_M2,
+    K_NEXT,
+    K_SERIAL,
+    K_SIZE,
+    K_W1,
+    K_W2,
+    P_FREE,
+    P_GEN,
+    P_POOL,
+    P_TTMASK,
+)
 
 # the data word of an entry: ``ttd[slot]``
 _WIN_SHIFT = 0  # 15 bits: tricks-needed values known reachable

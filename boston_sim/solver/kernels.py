@@ -13,8 +13,8 @@ import numpy as np
 
 from ..config import SOLVER_TT_BITS
 from . import _driver, to_lanes
-from ._layout import P_ABORT, P_FREE, P_NODES, P_PROBE_NODES, P_TRICKS
 from ._driver import HCP_WEIGHT, HCP_WEIGHT_NT, TRUMP_WEIGHT, high_card_estimate
+from ._layout import P_ABORT, P_FREE, P_NODES, P_PROBE_NODES, P_TRICKS
 from ._search import PROBE_NODES
 
 __all__ = ["HCP_WEIGHT", "HCP_WEIGHT_NT", "PROBE_NODES", "SearchStats", "TRUMP_WEIGHT",
