@@ -22,8 +22,9 @@ _SOLVER = Path(__file__).parent
 
 
 def kernel_sources() -> list[Path]:
-    """The files whose text the solver kernels are compiled from: the solver's modules."""
-    return sorted(_SOLVER.glob("_*.py"))
+    """The files whose text the solver kernels are compiled from: the solver's private
+    modules (the public wrappers hold no kernel)."""
+    return sorted(p for p in _SOLVER.glob("_*.py") if p.name != "__init__.py")
 
 
 def kernel_sources_digest() -> str:
