@@ -14,7 +14,7 @@ import os
 # nogil=True: serial kernels release the GIL, so Python threads (or Dask) can run them side by side.
 JIT: dict = {"cache": True, "fastmath": False, "nogil": True}
 
-# The search kernels (solver/_search.py) only index arrays they are given, never allocate, so
+# The search kernels (solver/_search.py and those it calls) only index arrays, never allocate, so
 # they are compiled without numba's reference-counting runtime: with it, every call between
 # them that passes arrays updated reference counts atomically, ~18% of the search time in a
 # profile. (``_nrt`` is numba's own switch for this; a function that allocated would fail to

@@ -212,16 +212,25 @@ def test_public_names_resolve() -> None:
         assert getattr(module, name).__doc__, f"{name} has no docstring"
 
 
-def test_the_driver_records_the_digest_of_the_kernel_sources() -> None:
-    """numba's cache of the solver kernels (``solver/_driver.py``) notices changes to that file
-    only: a change to a module compiled into them must change the recorded digest there, or
-    warm runs would go on with the old compiled search."""
-    import hashlib
+def test_every_cached_solver_kernel_is_keyed_by_the_digest_of_the_kernel_sources() -> None:
+    """numba's cache of a kernel notices changes to its own file only: every cached solver
+    kernel's cache key holds the digest of all the solver's kernel sources (``solver/_jit.py``,
+    computed at import), or warm runs would go on with an old compiled search."""
+    import importlib
 
-    from boston_sim.solver import _driver
+    from numba.core.caching import NullCache
+    from numba.core.registry import CPUDispatcher
 
-    text = b"".join((PKG / "solver" / name).read_text(encoding="utf-8").replace("\r\n", "\n")
-                    .encode() for name in _driver.KERNEL_SOURCES)
-    digest = hashlib.sha256(text).hexdigest()
-    assert digest == _driver.KERNEL_SOURCES_SHA256, (
-        f"solver sources changed: set KERNEL_SOURCES_SHA256 = {digest!r} in solver/_driver.py")
+    from boston_sim.solver import _jit
+
+    sources = {p.name for p in _jit.kernel_sources()}
+    cached = 0
+    for mod in _modules_in("boston_sim.solver"):
+        module = importlib.import_module(mod)
+        for name, obj in vars(module).items():
+            if isinstance(obj, CPUDispatcher) and not isinstance(obj._cache, NullCache):
+                assert isinstance(obj._cache, _jit.SolverCache), f"{mod}.{name}"
+                assert obj.py_func.__module__ != mod or f"{mod.rsplit('.', 1)[1]}.py" in sources
+                cached += 1
+    assert cached > 50  # the check saw the kernels
+    assert _jit.KERNEL_SOURCES_SHA256 == _jit.kernel_sources_digest()

@@ -1,9 +1,10 @@
 """Double-dummy solver for Boston and its relatives (public wrappers).
 
-The wrappers validate and convert; the numba kernels in ``_search.py`` / ``_driver.py`` only
-compute. A game is described by the four hands, the trump (0..3 = S H D C, 4 = NT), the seat
-on lead, and ``side_mask``, the compass seats of the declaring side (N alone = 0b0001,
-N+S = 0b0101). The defenders cooperate perfectly.
+The wrappers validate and convert; the numba kernels below them only compute (``_driver``
+runs ``_search``; ``kernels`` calls them directly, for tests and tools). A game is described
+by the four hands, the trump (0..3 = S H D C, 4 = NT), the seat on lead, and ``side_mask``,
+the compass seats of the declaring side (N alone = 0b0001, N+S = 0b0101). The defenders
+cooperate perfectly.
 
 * ``solve`` / ``solve_batch(mode="max")``: tricks of the side when it maximises them.
 * ``solve_batch(mode="min")``: tricks the side can hold itself to when it tries to lose
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 
@@ -58,7 +59,7 @@ def _workspace():
     """A per-thread solver workspace, so repeated single solves do not re-zero a table."""
     ws = getattr(_local, "ws", None)
     if ws is None:
-        from ._driver import new_workspace
+        from .kernels import new_workspace
 
         ws = new_workspace(SOLVER_TT_BITS)
         _local.ws = ws
@@ -132,7 +133,7 @@ def _check_scalar(trump: int, leader: int, side_mask: int) -> None:
         )
 
 
-def _to_lanes(hands: np.ndarray) -> np.ndarray:
+def to_lanes(hands: np.ndarray) -> np.ndarray:
     """uint64[M, 4] -> int64[M, 16] with [i, seat*4 + suit] = 16-bit lane."""
     lanes = (hands[:, :, None] >> _SHIFTS[None, None, :]) & np.uint64(0xFFFF)
     return np.ascontiguousarray(lanes.reshape(hands.shape[0], 16).astype(np.int64))
@@ -200,7 +201,7 @@ def solve(deal, trump, leader, declarer, partner=None) -> int:
     from ._driver import solve_value
 
     ttk, ttd, mv, fr, P = _workspace()
-    return int(solve_value(_to_lanes(arr)[0], t, lead, side, 0, -1, ttk, ttd, mv, fr, P))
+    return int(solve_value(to_lanes(arr)[0], t, lead, side, 0, -1, ttk, ttd, mv, fr, P))
 
 
 def solve_target(deal, trump, leader, declarer, partner=None, *, kind: str, target: int) -> bool:
@@ -216,7 +217,7 @@ def solve_target(deal, trump, leader, declarer, partner=None, *, kind: str, targ
     from ._driver import solve_question
 
     ttk, ttd, mv, fr, P = _workspace()
-    return bool(solve_question(_to_lanes(arr)[0], t, lead, side, k, tgt, ttk, ttd, mv, fr, P))
+    return bool(solve_question(to_lanes(arr)[0], t, lead, side, k, tgt, ttk, ttd, mv, fr, P))
 
 
 def _kind(kind: str) -> int:
@@ -346,7 +347,7 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
         out[:] = -1
         return out
     from ._driver import batch_jobs
-    from ._search import P_ABORT
+    from ._layout import P_ABORT
 
     ws = _batch_workspaces()
     P = ws[4]
@@ -358,7 +359,7 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
 
         timer = threading.Timer(deadline - time.perf_counter(), give_up)
         timer.start()
-    args = (_to_lanes(arr), np.ascontiguousarray(jb), out, np.zeros(2, dtype=np.int64), *ws)
+    args = (to_lanes(arr), np.ascontiguousarray(jb), out, np.zeros(2, dtype=np.int64), *ws)
     try:
         if progress is None:
             batch_jobs(*args)
@@ -380,7 +381,7 @@ def _run_watched(kernel, args, counter: np.ndarray, P: np.ndarray,
     (``P_ABORT``) before it is raised."""
     import numba
 
-    from ._search import P_ABORT
+    from ._layout import P_ABORT
 
     failed: list[BaseException] = []
 

@@ -9,36 +9,36 @@ from __future__ import annotations
 import mmap
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ..cards import lane_hcp
 from ..config import JIT, JIT_PARALLEL
 from ._bits import fetch_add, popcount
-from ._search import (
+from ._jit import njit
+from ._layout import (
     F_KILL,
-    KILL_FIELDS,
     F_SIZE,
     I0,
+    K_SIZE,
+    KILL_FIELDS,
     MAX_PLY,
     MOVE_SLOTS,
     NT,
+    P_ABORT,
     P_COUNTMASK,
     P_EXACT,
-    P_GEN,
     P_MAXMASK,
-    P_FREE,
-    P_ABORT,
-    P_NODES,
     P_POOL,
     P_PROBE_NODES,
     P_SIZE,
-    PROBE_NODES,
     P_TRUMP,
     P_TTMASK,
-    hand_size,
-    quick_tricks,
-    search,
+    other_side,
 )
+from ._quick_tricks import quick_tricks
+from ._search import PROBE_NODES, search
+from ._trick import hand_size
+from ._ttable import tt_new_game
 
 MODE_MAX = 0
 MODE_MIN = 1
@@ -55,15 +55,6 @@ J_ARG = 4  # (J_ARG = kind, J_TARGET = target)
 J_TARGET = 5
 OP_VALUE = 0
 OP_QUESTION = 1
-
-_GEN_LIMIT = (1 << 22) - 1
-# numba's cache of the kernels below notices changes to this file only, not to the modules
-# compiled into them; so this file records their digest (tests/test_architecture.py checks
-# it), and a change there means a change to this line, after which the kernels are compiled
-# afresh
-KERNEL_SOURCES = ("_search.py", "_bits.py")
-KERNEL_SOURCES_SHA256 = "0a015ff26a7019b93c54ab9a67cbf5642e93c084e67bdd5ae14c2c46a62b4ab5"
-
 
 def new_workspace(tt_bits):
     """Per-worker scratch: transposition table, move buffer, parameter block.
@@ -102,7 +93,7 @@ def new_workspaces(n, tt_bits):
     nothing is re-allocated or re-zeroed per batch."""
     size = 1 << tt_bits
     heads = size >> 2
-    ttk = _zeros_huge((n, 7 * size))
+    ttk = _zeros_huge((n, K_SIZE * size))
     ttd = _zeros_huge((n, size + 5 * heads))
     mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros((n, P_SIZE), dtype=np.int64)
@@ -115,19 +106,12 @@ def new_workspaces(n, tt_bits):
 
 @njit(**JIT)
 def _setup(P, ttd, trump, maxmask, countmask, exact):
-    """Start a new game in the workspace: bump the TT generation (clearing on wrap)."""
+    """Start a new game in the workspace: its parameters, and an empty table."""
     P[P_TRUMP] = trump
     P[P_MAXMASK] = maxmask
     P[P_COUNTMASK] = countmask
     P[P_EXACT] = exact
-    g = P[P_GEN] + 1
-    if g > _GEN_LIMIT:
-        ttd[:] = 0
-        g = 1
-    P[P_GEN] = g
-    # the new game's entries fill the pool from its start: memory recently used, and so still
-    # mapped and cached, instead of the next part of the ring
-    P[P_FREE] = 0
+    tt_new_game(P, ttd)
 
 
 @njit(**JIT)
@@ -148,18 +132,11 @@ ESTIMATE_MARGIN = 1.0
 (``high_card_estimate``): a refutation above the value is cheap and fills the table for the
 searches below it, a proof below it is not. With the other side on lead the search starts
 no higher than this far above the estimate (instead of at all tricks but the other side's
-quick tricks); a pair on lead starts no lower (instead of at its own quick tricks). Expanded
-nodes, against the quick tricks alone, on sets of 100 deals (docs/PERFORMANCE.md): 2 v 2 with
-the other side on lead, seven sets, -1.7% to -5.8%; 1 v 3 with the defence on lead, two sets,
--0.9% and -1.2%; 2 v 2 with the pair on lead, eight sets, -5.8% (-2.9% on the four not used
-to choose the margin). A lone declarer on lead keeps his quick tricks (the estimate cost 22%
-more nodes at no trump).
+quick tricks); a pair on lead starts no lower (instead of at its own quick tricks). A lone
+declarer on lead keeps his quick tricks (the estimate cost him nodes at no trump).
 
 The estimate's weights (``HCP_WEIGHT``, ``HCP_WEIGHT_NT``, ``TRUMP_WEIGHT``) come from a
-least-squares fit of the values of 400 deals (2 v 2, N-S, E on lead, ♠ ♥ NT ♦), rounded;
-on 400 others the error's spread fell from 1.58 to 1.19 tricks with trumps and from 1.65 to
-1.36 at no trump, and the expanded nodes by 1.4% against equal weights (all fifteen 2 v 2
-sets smaller or equal; 1 v 3 with the defence on lead +0.2-0.3%)."""
+least-squares fit of the values of 2 v 2 deals, rounded (docs/PERFORMANCE.md)."""
 HCP_WEIGHT = 1.25
 HCP_WEIGHT_NT = 1.5
 TRUMP_WEIGHT = 1.0
@@ -212,7 +189,7 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
     -1 if ``P[P_ABORT]`` was set while it ran (see ``batch_jobs``).
     """
     countmask = side
-    maxmask = side if mode == MODE_MAX else 15 ^ side
+    maxmask = side if mode == MODE_MAX else other_side(side)
     _setup(P, ttd, trump, maxmask, countmask, I0)
     _forget_killers(fr)
     n = hand_size(hl, leader)
@@ -225,7 +202,7 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
         # (the bound's relevant ranks go to frame row 0, which the search overwrites)
         e = int(high_card_estimate(hl, trump, side, n) + ESTIMATE_MARGIN)
         if (side >> leader) & 1:
-            g = quick_tricks(hl, leader, trump, 15 ^ side, n, n, fr, I0, I0)
+            g = quick_tricks(hl, leader, trump, other_side(side), n, n, fr, I0, I0)
             if popcount(side) == 2 and e > g:
                 g = e
         else:
@@ -271,14 +248,14 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
         if target < 0:
             return 0
         # the opponents try to push the side's tricks up to target + 1
-        _setup(P, ttd, trump, 15 ^ side, side, I0)
+        _setup(P, ttd, trump, other_side(side), side, I0)
         r = _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
         return r if r < 0 else 1 - r
     # exactly: both one-sided questions are necessary, and cheap; then the exact game
     if target < 0 or target > n:
         return 0
     if target < n:
-        _setup(P, ttd, trump, 15 ^ side, side, I0)
+        _setup(P, ttd, trump, other_side(side), side, I0)
         r = _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
         if r != 0:
             return -1 if r < 0 else 0

@@ -2,7 +2,7 @@
 
 Such a node first tries each move with a node budget; a probe that runs out is undone and
 its move tried again later with a larger budget, then without one. The budget changes only
-the order of the work, never an answer. The tests lower the budget (``P[P_PROBE_NODES]``) so
+the order of the work, never an answer. The tests lower the budget (``probe_nodes``) so
 that probes run out even in small endings, and check the answers against the naive minimax,
 and on complete deals against the same search whose probes never run out.
 """
@@ -18,26 +18,24 @@ import naive
 from naive import lanes
 from boston_sim.cards import parse_hand
 from boston_sim.sampler import Sampler
-from boston_sim.solver import _to_lanes
-from boston_sim.solver._driver import new_workspace, solve_question
-from boston_sim.solver._search import P_NODES, P_PROBE_NODES, PROBE_NODES
+from boston_sim.solver import to_lanes
+from boston_sim.solver.kernels import PROBE_NODES, ask_lanes, new_workspace
 
 
 def workspace(budget: int):
     ws = new_workspace(16)
-    assert ws[4][P_PROBE_NODES] == PROBE_NODES  # the default every solver workspace gets
-    ws[4][P_PROBE_NODES] = budget
+    assert ws.probe_nodes == PROBE_NODES  # the default every solver workspace gets
+    ws.probe_nodes = budget
     return ws
 
 
 def misere(ws, hl: np.ndarray, trump: int, leader: int, d: int) -> tuple[bool, int]:
     """Can lone ``d`` take no trick? And the nodes the search expanded."""
-    P = ws[4]
-    P[P_NODES] = 0
+    ws.reset_stats()
     before = hl.copy()
-    ans = bool(solve_question(hl, trump, leader, 1 << d, 1, 0, *ws))
+    ans = bool(ask_lanes(hl, trump, leader, 1 << d, ws, kind="at_most", target=0))
     assert np.array_equal(hl, before)  # the cards of probes that ran out were put back
-    return ans, int(P[P_NODES])
+    return ans, ws.stats().nodes
 
 
 @pytest.mark.parametrize("n", [4, 5])
@@ -65,7 +63,7 @@ def test_probes_on_complete_deals_agree_with_unbudgeted_search() -> None:
     deals = Sampler(parse_hand("J73.T62.8532.742"), 0, seed=1).draw(8).deals
     default, big = workspace(PROBE_NODES), workspace(1 << 40)
     changed = 0
-    for i, deal in enumerate(_to_lanes(deals)):
+    for i, deal in enumerate(to_lanes(deals)):
         leader = i % 2  # N (the declarer) or E on lead
         got, n1 = misere(default, deal.copy(), 4, leader, 0)
         want, n2 = misere(big, deal.copy(), 4, leader, 0)

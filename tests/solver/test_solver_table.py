@@ -1,4 +1,4 @@
-"""The transposition table (``_search.tt_store`` / ``tt_lookup``): partition search.
+"""The transposition table (``_ttable.tt_store`` / ``tt_lookup``): partition search.
 
 An entry holds for every position with the same suit lengths and leader whose cards that
 mattered (the top ``d`` cards of each suit, ``d`` per suit, possibly every card) have the
@@ -14,8 +14,9 @@ import random
 
 import naive
 from naive import lanes
-from boston_sim.solver._driver import _setup, new_workspace
-from boston_sim.solver._search import _SHAPES_LOW, _shape, position_key, tt_lookup, tt_store
+from boston_sim.solver._ttable import (_SHAPES_LOW, _shape, position_key, tt_lookup,
+                                       tt_new_game, tt_store)
+from boston_sim.solver.kernels import new_workspace
 
 
 def suit_cards(hands: list[int], s: int) -> list[tuple[int, int]]:
@@ -53,7 +54,7 @@ def test_an_entry_matches_exactly_the_positions_that_agree_on_its_cards() -> Non
         cards = [suit_cards(hands, s) for s in range(4)]
         depth = [rng.choice([0, len(c), rng.randint(0, len(c))]) for c in cards]
         leader, need = rng.randrange(4), rng.randint(1, n)
-        _setup(P, ttd, 4, 1, 1, 0)  # a new game: an empty table
+        tt_new_game(P, ttd)  # a new game: an empty table
         lens, w1, w2 = position_key(lanes(hands))
         m1, m2 = masks(depth)
         shapes.add(_shape(lens, m1, m2))

@@ -1,7 +1,7 @@
 """Every search of a default ``bid``, replayed one at a time: the solver's work on real bids,
 counted in positions (free of the machine's timing noise), and the slowest searches named.
 
-    .venv/bin/python scripts/replay_bid.py HAND [HAND ...] [--seed 0] [--slowest 3]
+    .venv/bin/python tools/replay_bid.py HAND [HAND ...] [--seed 0] [--slowest 3]
         [--jobs-dir DIR]
 
 For each hand, the default analysis (``analyze(hand, seed=...)``, classic Boston, both
@@ -9,7 +9,7 @@ threads) is run once with the solver's batch entry point wrapped, to record ever
 asks for (deal and job row); the record is kept in ``--jobs-dir`` (default: a temporary
 folder) so a second run, e.g. from a worktree of another commit, replays the same searches.
 The replay solves them serially in one workspace (a 2^22-entry table, as a bid's worker)
-and prints the trick-boundary positions entered (``P_TRICKS``), the time and a checksum of
+and prints the trick-boundary positions entered (``stats().positions``), the time and a checksum of
 the answers (equal checksums: the same answers). The searches a bid asks for depend only on
 its answers, so every commit records the same ones.
 """
@@ -18,12 +18,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
 
 
 def record(hand: str, seed: int, path: str) -> None:
@@ -53,23 +49,23 @@ def replay(hands, jobs, slowest: int) -> tuple[int, float, int, list]:
     """Solve the recorded jobs serially: (positions, seconds, checksum, slowest jobs)."""
     import numpy as np
 
-    from boston_sim.solver import _driver, _search, _to_lanes
+    from boston_sim.solver import to_lanes
+    from boston_sim.solver.kernels import new_workspace, run_jobs
 
-    lanes = _to_lanes(hands)
-    ttk, ttd, mv, fr, P = _driver.new_workspace(22)
+    lanes = to_lanes(hands)
+    ws = new_workspace(22)
     out = np.empty(len(jobs), np.int8)
     rows = []
     chk = 0
     positions = 0
     t0 = time.perf_counter()
     for i in range(len(jobs)):
-        counter = np.zeros(2, np.int64)
-        P[_search.P_TRICKS] = 0
+        ws.reset_stats()
         t = time.perf_counter()
-        _driver.solve_range_jobs(lanes[i:i + 1], jobs[i:i + 1], counter, out[i:i + 1], ttk,
-                                 ttd, mv, fr, P)
-        rows.append((int(P[_search.P_TRICKS]), time.perf_counter() - t, i))
-        positions += int(P[_search.P_TRICKS])
+        out[i] = run_jobs(lanes[i:i + 1], jobs[i:i + 1], ws)[0]
+        searched = ws.stats().positions
+        rows.append((searched, time.perf_counter() - t, i))
+        positions += searched
         chk = (chk * 31 + int(out[i])) % 1_000_003
     dt = time.perf_counter() - t0
     return positions, dt, chk, sorted(rows, reverse=True)[:slowest]

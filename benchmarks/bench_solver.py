@@ -1,8 +1,8 @@
 """Solver benchmark: boston-sim against DDS (via endplay), one thread each, same deals.
 
-    .venv/bin/python scripts/bench_solver.py [--deals 100] [--seed 1] [--trump S] [--leader E]
-                                              [--rounds 3] [--no-dds] [--no-startup]
-                                              [--solo-deals N]
+    .venv/bin/python benchmarks/bench_solver.py [--deals 100] [--seed 1] [--trump S] [--leader E]
+                                                 [--rounds 3] [--no-dds] [--no-startup]
+                                                 [--solo-deals N]
 
 Prints, per deal, median and mean milliseconds for
 * 2 v 2 (N-S against E-W, as in bridge), one trump, fixed leader: boston-sim and DDS
@@ -30,22 +30,7 @@ import time
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-
 STRAINS = ("S", "H", "D", "C", "NT")
-
-
-def random_deals(m: int, seed: int) -> np.ndarray:
-    """``m`` random complete deals, uint64[m, 4] (N, E, S, W)."""
-    rng = np.random.default_rng(seed)
-    bits = np.array([s * 16 + r for s in range(4) for r in range(2, 15)], dtype=np.uint64)
-    out = np.zeros((m, 4), dtype=np.uint64)
-    for i in range(m):
-        perm = bits[rng.permutation(52)]
-        for seat in range(4):
-            out[i, seat] = np.bitwise_or.reduce(np.uint64(1) << perm[13 * seat : 13 * seat + 13])
-    return out
 
 
 def summary(ms: list[float]) -> str:
@@ -121,12 +106,13 @@ def startup(cache_dir: str) -> float:
         "d = np.array([[0x7ffc, 0x7ffc<<16, 0x7ffc<<32, 0x7ffc<<48]], dtype=np.uint64)\n"
         "solve_batch(d, 0, 0, 5); solve_batch(d, 4, 0, 1, mode='min');"
         " solve_batch_target(d, 4, 0, 1, 'exactly', 1)\n"
-        "solve('N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432', 'NT', 'N', 'N')\n"
+        "solve('N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432',"
+        " 'NT', 'N', 'N')\n"
         "print(time.perf_counter()-t)\n"
     )
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, NUMBA_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -156,23 +142,23 @@ def main() -> None:
 
     from boston_sim.cards import parse_compass, parse_strain
     from boston_sim.config import SOLVER_TT_BITS
-    from boston_sim.solver import _to_lanes
-    from boston_sim.solver._driver import new_workspace, solve_question, solve_value
+    from boston_sim.solver import to_lanes
+    from boston_sim.solver.kernels import ask_lanes, benchmark_deals, new_workspace, solve_lanes
 
     numba.set_num_threads(1)
     trump = parse_strain(args.trump)
     leader = parse_compass(args.leader)
-    deals = random_deals(args.deals, args.seed)
-    lanes = _to_lanes(deals)
+    deals = benchmark_deals(args.deals, args.seed)
+    lanes = to_lanes(deals)
     ws = new_workspace(SOLVER_TT_BITS)
     # compile / load both kernels outside the timings
-    solve_value(lanes[0].copy(), trump, leader, 5, 0, -1, *ws)
-    solve_question(lanes[0].copy(), 4, 0, 0b0001, 1, 0, *ws)
+    solve_lanes(lanes[0].copy(), trump, leader, 5, ws)
+    ask_lanes(lanes[0].copy(), 4, 0, 0b0001, ws, kind="at_most", target=0)
 
     print(f"nproc {os.cpu_count()}, numba threads 1, {args.deals} deals, seed {args.seed}, "
           f"least of {args.rounds} rounds")
     ms, ours, dms, theirs = side_by_side(
-        deals, lanes, lambda hl: solve_value(hl, trump, leader, 0b0101, 0, -1, *ws),
+        deals, lanes, lambda hl: solve_lanes(hl, trump, leader, 0b0101, ws),
         None if args.no_dds else dds_solver(trump, leader), max(1, args.rounds))
     print(f"2v2 N-S, trump {args.trump}, {args.leader} leads  boston-sim: {summary(ms)}")
     if not args.no_dds:
@@ -187,13 +173,13 @@ def main() -> None:
     solo = lanes[: args.solo_deals] if args.solo_deals else lanes
     total = np.zeros(solo.shape[0])
     for t, name in enumerate(STRAINS):
-        ms, _ = time_ours(solo, lambda hl, t=t: solve_value(hl, t, 0, 0b0001, 0, -1, *ws))
+        ms, _ = time_ours(solo, lambda hl, t=t: solve_lanes(hl, t, 0, 0b0001, ws))
         total += ms
         print(f"1v3 N alone, N leads, {name:2}: {summary(ms)}")
     print(f"1v3 four suits + NT: {summary(list(total))}")
     if args.no_misere:
         return
-    ms, _ = time_ours(solo, lambda hl: solve_question(hl, 4, 0, 0b0001, 1, 0, *ws))
+    ms, _ = time_ours(solo, lambda hl: ask_lanes(hl, 4, 0, 0b0001, ws, kind="at_most", target=0))
     print(f"1v3 misère (at_most 0, NT) : {summary(ms)}")
     total += ms
     print(f"1v3 full set (4 suits + NT + misère): {summary(list(total))}")

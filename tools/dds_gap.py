@@ -1,10 +1,11 @@
 """Where our 2 v 2 search trees are larger than DDS's: trick-boundary positions, deal by deal.
 
-    .venv/bin/python scripts/dds_gap.py [--deals 20] [--seed 1] [--trump S] [--top 6]
-    .venv/bin/python scripts/dds_gap.py --pv "N:AQ5.AJ7643..T632 ..." [--trump S]
+    .venv/bin/python tools/dds_gap.py [--deals 20] [--seed 1] [--trump S] [--top 6]
+    .venv/bin/python tools/dds_gap.py --pv "N:AQ5.AJ7643..T632 ..." [--trump S]
 
-N-S against E-W, E on lead, one thread each, as in ``bench_solver.py`` (the same seed gives the
-same deals). Both counts are the trick boundaries a search enters: ours is ``P_TRICKS``, DDS's
+N-S against E-W, E on lead, one thread each, as in ``benchmarks/bench_solver.py`` (the same seed
+gives the same deals). Both counts are the trick boundaries a search enters: ours is the
+workspace's ``stats().positions``, DDS's
 is ``futureTricks.nodes`` (its ``trickNodes``). The first form lists the deals with the largest
 gap; ``--pv`` follows DDS's principal variation of one deal and, at every trick boundary,
 solves the rest of the deal afresh with both, to show at which depth the gap opens.
@@ -17,15 +18,9 @@ unrelated deal is solved in between to make every count a fresh solve.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-
-from bench_solver import STRAINS, random_deals  # noqa: E402 (the benchmark's deals)
-
+STRAINS = ("S", "H", "D", "C", "NT")
 NS = 0b0101
 FLUSH = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 
@@ -39,24 +34,23 @@ class Pair:
         import numba
         import numpy as np
 
-        from boston_sim import solver as S
-        from boston_sim.solver import _driver, _search
+        from boston_sim.solver import kernels
 
         numba.set_num_threads(1)
         _dds.SetMaxThreads(1)
-        self.S, self.D, self.X = S, _driver, _search
+        self.K = kernels
         self.trump = trump
-        self.ws = [w[0] for w in S._batch_workspaces()]
+        self.ws = kernels.new_workspace()
         self.hl = np.empty(16, dtype=np.int64)
 
     def ours(self, pbn: str, leader: int) -> tuple[int, int]:
         from boston_sim.cards import parse_deal
+        from boston_sim.solver import to_lanes
 
-        ttk, ttd, mv, fr, P = self.ws
-        self.hl[:] = self.S._to_lanes(parse_deal(pbn)[None, :])[0]
-        P[self.X.P_TRICKS] = 0
-        v = self.D.solve_value(self.hl, self.trump, leader, NS, 0, -1, ttk, ttd, mv, fr, P)
-        return int(v), int(P[self.X.P_TRICKS])
+        self.hl[:] = to_lanes(parse_deal(pbn)[None, :])[0]
+        self.ws.reset_stats()
+        v = self.K.solve_lanes(self.hl, self.trump, leader, NS, self.ws)
+        return v, self.ws.stats().positions
 
     def dds(self, deal) -> tuple[object, int, int]:
         """DDS on an endplay ``Deal`` (at a trick boundary or inside a trick): one optimal
@@ -93,7 +87,7 @@ def per_deal(args: argparse.Namespace, pair: Pair) -> None:
     from boston_sim.cards import format_deal
 
     rows = []
-    for i, hands in enumerate(random_deals(args.deals, args.seed)):
+    for i, hands in enumerate(pair.K.benchmark_deals(args.deals, args.seed)):
         pbn = format_deal(hands)
         v, ours = pair.ours(pbn, 1)
         w, theirs = pair.dds_ns(pair.deal(pbn, 1))

@@ -17,7 +17,7 @@ import naive
 from boston_sim import cards
 from boston_sim.solver import solve, solve_batch, solve_target
 
-GOLDEN = Path(__file__).resolve().parent.parent / "data" / "golden" / "positions.txt"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden" / "positions.txt"
 FIELDS = ("deal", "trump", "boston", "leader", "side", "kind", "target", "expected", "comment")
 KINDS = ("max", "min", "at_least", "at_most", "exactly")
 

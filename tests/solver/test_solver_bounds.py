@@ -31,22 +31,17 @@ import pytest
 
 import naive
 from naive import lanes
-from boston_sim.solver._search import (
-    F_CARD,
-    F_SIZE,
-    MAX_PLY,
+from boston_sim.solver._later_tricks import (
     always_under,
-    cross_quick_tricks,
-    ruff_trick,
     second_and_third_trumps,
     split_top_trumps,
     stoppers,
-    sure_trick,
-    team_quick_tricks,
     trump_behind_rho,
     trump_bounds,
-    winning_pos,
 )
+from boston_sim.solver._layout import F_CARD, F_SIZE, MAX_PLY
+from boston_sim.solver._quick_tricks import cross_quick_tricks, ruff_trick, team_quick_tricks
+from boston_sim.solver._trick import sure_trick, winning_pos
 
 SIDES = (0b0001, 0b0010, 0b0101, 0b0011, 0b1110)
 
@@ -233,13 +228,13 @@ def test_split_top_trumps_needs_a_spare_trump() -> None:
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_solver_agrees_with_minimax_where_the_top_trumps_are_split(n: int) -> None:
     """The search's use of the test (a cut-off when the side needs all tricks but one)."""
-    from boston_sim.solver._driver import new_workspace, solve_value
+    from boston_sim.solver.kernels import new_workspace, solve_lanes
 
     rng = random.Random(1200 + n)
     ws = new_workspace(16)
     for trump, side, hands in _split_top_endings(rng, n, 25 if n < 5 else 8):
         leader = rng.randrange(4)
-        got = solve_value(lanes(hands), trump, leader, side, 0, -1, *ws)
+        got = solve_lanes(lanes(hands), trump, leader, side, ws)
         assert got == naive.max_tricks(hands, trump, leader, side), (hands, trump, side, leader)
 
 
@@ -324,14 +319,14 @@ def test_trump_behind_rho_needs_the_other_side_on_lead() -> None:
 def test_solver_agrees_with_minimax_where_a_second_trump_test_applies(n: int, test) -> None:
     """The search's use of the tests (a cut-off when the side needs one trick, and its
     mirror when the side on lead needs every trick)."""
-    from boston_sim.solver._driver import new_workspace, solve_value
+    from boston_sim.solver.kernels import new_workspace, solve_lanes
 
     rng = random.Random(1400 + n)
     ws = new_workspace(16)
     for trump, side, leader, hands in _second_over_top_endings(rng, n, 25 if n < 5 else 8,
                                                                test):
         for s, ld in ((side, leader), (15 ^ side, leader)):
-            got = solve_value(lanes(hands), trump, ld, s, 0, -1, *ws)
+            got = solve_lanes(lanes(hands), trump, ld, s, ws)
             assert got == naive.max_tricks(hands, trump, ld, s), (hands, trump, s, ld)
 
 
@@ -379,13 +374,13 @@ def test_stoppers_need_the_side_on_lead_without_trumps() -> None:
 def test_solver_agrees_with_minimax_where_stoppers_apply(n: int) -> None:
     """The search's use of the test: a cut-off when the counted side is on lead and needs
     every trick, and when it needs one trick against the other side's lead."""
-    from boston_sim.solver._driver import new_workspace, solve_value
+    from boston_sim.solver.kernels import new_workspace, solve_lanes
 
     rng = random.Random(1700 + n)
     ws = new_workspace(16)
     for trump, side, leader, hands in _stopper_endings(rng, n, 25 if n < 5 else 8):
         for s in (side, 15 ^ side):
-            got = solve_value(lanes(hands), trump, leader, s, 0, -1, *ws)
+            got = solve_lanes(lanes(hands), trump, leader, s, ws)
             assert got == naive.max_tricks(hands, trump, leader, s), (hands, trump, s, leader)
 
 
@@ -446,16 +441,17 @@ def test_solver_agrees_with_minimax_where_always_under_applies(n: int) -> None:
     """The search's use of the test: a cut-off in the misère game (the lone declarer
     minimises) at every trick boundary with a defender on lead, checked from positions where
     it holds at once and, with the declarer on lead, one lead before."""
-    from boston_sim.solver._driver import new_workspace, solve_question, solve_value
+    from boston_sim.solver.kernels import ask_lanes, new_workspace, solve_lanes
 
     rng = random.Random(2000 + n)
     ws = new_workspace(16)
     for trump, d, hands in _always_under_endings(rng, n, 20 if n < 5 else 6):
         for leader in range(4):
             want = naive.min_tricks(hands, trump, leader, 1 << d)
-            assert solve_value(lanes(hands), trump, leader, 1 << d, 1, -1, *ws) == want, (
+            assert solve_lanes(lanes(hands), trump, leader, 1 << d, ws, mode="min") == want, (
                 hands, trump, d, leader)
-            assert solve_question(lanes(hands), trump, leader, 1 << d, 1, 0, *ws) == (want == 0)
+            misere = ask_lanes(lanes(hands), trump, leader, 1 << d, ws, kind="at_most", target=0)
+            assert misere == (want == 0)
 
 
 def _winners(hands: list[int], leader: int, played: list[int], trump: int) -> set[int]:

@@ -119,12 +119,13 @@ def test_first_guess_changes_the_work_not_the_answer():
 
 
 def test_the_high_card_estimate_moves_the_sides_even_share_by_points_and_trumps():
-    from boston_sim.solver import _to_lanes
-    from boston_sim.solver._driver import HCP_WEIGHT, HCP_WEIGHT_NT, TRUMP_WEIGHT, high_card_estimate
+    from boston_sim.solver import to_lanes
+    from boston_sim.solver.kernels import (HCP_WEIGHT, HCP_WEIGHT_NT, TRUMP_WEIGHT,
+                                           high_card_estimate)
 
     # N holds every honour but the club K, Q and J
     deal = "N:AKQJ.AKQJ.AKQJ.A T98.T98.T98.KQJ4 765.765.765.T983 432.432.432.7652"
-    lanes = _to_lanes(parse_deal(deal).reshape(1, 4))[0]
+    lanes = to_lanes(parse_deal(deal).reshape(1, 4))[0]
     # N alone: an even share of 13 / 4, and 34 of the 40 points
     assert high_card_estimate(lanes, 4, 0b0001, 13) == pytest.approx(
         13 / 4 + HCP_WEIGHT_NT * (13 * 34 / 40 - 13 / 4))
@@ -142,27 +143,27 @@ def test_the_high_card_estimate_moves_the_sides_even_share_by_points_and_trumps(
 
 
 def test_mixed_jobs_answer_as_the_serial_solver():
-    from boston_sim.solver import (_driver, _to_lanes, _workspace, question_job, solve_jobs,
-                                   value_job)
+    from boston_sim.solver import question_job, solve_jobs, to_lanes, value_job
+    from boston_sim.solver.kernels import ask_lanes, new_workspace, solve_lanes
 
     deals = _random_endings(10, 5, 12)
-    lanes = _to_lanes(deals)
-    ws = _workspace()
+    lanes = to_lanes(deals)
+    ws = new_workspace()
 
     def serial_value(trump, leader, side, mode):
-        return [_driver.solve_value(lanes[i].copy(), trump, leader, side, mode, -1, *ws)
+        return [solve_lanes(lanes[i].copy(), trump, leader, side, ws, mode=mode)
                 for i in range(len(deals))]
 
     def serial_question(trump, leader, side, kind, target):
-        return [int(_driver.solve_question(lanes[i].copy(), trump, leader, side, kind, target,
-                                           *ws)) for i in range(len(deals))]
+        return [ask_lanes(lanes[i].copy(), trump, leader, side, ws, kind=kind, target=target)
+                for i in range(len(deals))]
 
     games = [
-        (value_job(1, 0, 0b0001), serial_value(1, 0, 0b0001, 0)),
-        (value_job(4, 2, 0b0101, "min"), serial_value(4, 2, 0b0101, 1)),
-        (value_job(0, 3, 0b0001, guess=2), serial_value(0, 3, 0b0001, 0)),
-        (question_job(4, 1, 0b0001, "at_most", 0), serial_question(4, 1, 0b0001, 1, 0)),
-        (question_job(3, 0, 0b0010, "exactly", 1), serial_question(3, 0, 0b0010, 2, 1)),
+        (value_job(1, 0, 0b0001), serial_value(1, 0, 0b0001, "max")),
+        (value_job(4, 2, 0b0101, "min"), serial_value(4, 2, 0b0101, "min")),
+        (value_job(0, 3, 0b0001, guess=2), serial_value(0, 3, 0b0001, "max")),
+        (question_job(4, 1, 0b0001, "at_most", 0), serial_question(4, 1, 0b0001, "at_most", 0)),
+        (question_job(3, 0, 0b0010, "exactly", 1), serial_question(3, 0, 0b0010, "exactly", 1)),
     ]
     # every game on every deal, interleaved in one parallel call
     hands = np.concatenate([deals] * len(games))
@@ -209,19 +210,18 @@ def _random_deals(n: int, seed: int) -> np.ndarray:
 def test_work_on_a_deal_does_not_depend_on_the_deals_before_it():
     """Nothing of one deal's search (table entries, killer moves) steers the next one's: a
     deal costs the same nodes in a fresh workspace as after other deals."""
-    from boston_sim.solver import _to_lanes
-    from boston_sim.solver._driver import new_workspace, solve_question, solve_value
-    from boston_sim.solver._search import P_NODES
+    from boston_sim.solver import to_lanes
+    from boston_sim.solver.kernels import ask_lanes, new_workspace, solve_lanes
 
-    lanes = _to_lanes(_random_deals(4, 5))
+    lanes = to_lanes(_random_deals(4, 5))
 
     def nodes(ws, i: int, misere: bool) -> int:
-        ws[4][P_NODES] = 0
+        ws.reset_stats()
         if misere:
-            solve_question(lanes[i].copy(), 4, 0, 1, 1, 0, *ws)
+            ask_lanes(lanes[i].copy(), 4, 0, 1, ws, kind="at_most", target=0)
         else:
-            solve_value(lanes[i].copy(), 0, 1, 0b0101, 0, -1, *ws)
-        return int(ws[4][P_NODES])
+            solve_lanes(lanes[i].copy(), 0, 1, 0b0101, ws)
+        return ws.stats().nodes
 
     for misere in (False, True):
         fresh = [nodes(new_workspace(16), i, misere) for i in range(4)]
@@ -234,52 +234,50 @@ def test_each_game_fills_the_table_from_the_start_of_its_pool():
     """A new game writes its entries from the pool's first slot again (memory the last game
     warmed), not after the last game's: after two games the pool holds as many entries as the
     second game alone stores, and the answers are those of a fresh workspace."""
-    from boston_sim.solver import _to_lanes
-    from boston_sim.solver._driver import new_workspace, solve_value
-    from boston_sim.solver._search import P_FREE
+    from boston_sim.solver import to_lanes
+    from boston_sim.solver.kernels import new_workspace, solve_lanes
 
-    lanes = _to_lanes(_random_deals(2, 9))
+    lanes = to_lanes(_random_deals(2, 9))
 
     def game(ws, i: int) -> int:
-        return int(solve_value(lanes[i].copy(), 4, 1, 0b0101, 0, -1, *ws))
+        return solve_lanes(lanes[i].copy(), 4, 1, 0b0101, ws)
 
     fresh = new_workspace(16)
     alone = game(fresh, 1)
-    stored = int(fresh[4][P_FREE])
+    stored = fresh.table_entries
     used = new_workspace(16)
     game(used, 0)
-    assert int(used[4][P_FREE]) > 0
+    assert used.table_entries > 0
     assert game(used, 1) == alone
-    assert int(used[4][P_FREE]) == stored
+    assert used.table_entries == stored
 
 
 def test_an_aborted_search_gives_up_and_restores_the_hands():
     """With the abort flag set, a search that expands 4096 nodes returns -1, with the hands as
     they were (a question settled sooner still answers); without it the same search answers."""
-    from boston_sim.solver import _to_lanes
-    from boston_sim.solver._driver import new_workspace, solve_question, solve_value
-    from boston_sim.solver._search import P_ABORT, P_NODES
+    from boston_sim.solver import to_lanes
+    from boston_sim.solver.kernels import ask_lanes, new_workspace, solve_lanes
 
-    lanes = _to_lanes(_random_deals(6, 8))
+    lanes = to_lanes(_random_deals(6, 8))
     big = []
     for i in range(len(lanes)):
         ws = new_workspace(18)
-        value = solve_value(lanes[i].copy(), 4, 0, 0b0001, 0, -1, *ws)
-        if ws[4][P_NODES] > 8192:
+        value = solve_lanes(lanes[i].copy(), 4, 0, 0b0001, ws)
+        if ws.stats().nodes > 8192:
             big.append((i, value))
     assert big, "no deal needed 8192 nodes: pick other deals"
     for i, value in big:
         ws = new_workspace(18)
-        ws[4][P_ABORT] = 1
+        ws.abort()
         hl = lanes[i].copy()
-        assert solve_value(hl, 4, 0, 0b0001, 0, -1, *ws) == -1
+        assert solve_lanes(hl, 4, 0, 0b0001, ws) == -1
         assert (hl == lanes[i]).all()
         # a question gives up too, unless it is settled within 4096 nodes
-        assert solve_question(hl, 4, 0, 0b0001, 0, value, *ws) in (-1, 1)
-        assert solve_question(hl, 4, 0, 0b0001, 1, value - 1, *ws) in (-1, 0)
+        assert ask_lanes(hl, 4, 0, 0b0001, ws, kind="at_least", target=value) in (-1, 1)
+        assert ask_lanes(hl, 4, 0, 0b0001, ws, kind="at_most", target=value - 1) in (-1, 0)
         assert (hl == lanes[i]).all()
-        ws[4][P_ABORT] = 0
-        assert solve_value(hl, 4, 0, 0b0001, 0, -1, *ws) == value
+        ws.abort(False)
+        assert solve_lanes(hl, 4, 0, 0b0001, ws) == value
 
 
 def test_a_batch_deadline_leaves_the_unsolved_jobs_at_minus_one():

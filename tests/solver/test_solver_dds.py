@@ -46,7 +46,7 @@ def random_deals(m: int, seed: int) -> np.ndarray:
     return out
 
 
-DDS_FILE = Path(__file__).resolve().parent.parent / "data" / "golden" / "dds_tables.txt"
+DDS_FILE = Path(__file__).resolve().parents[2] / "data" / "golden" / "dds_tables.txt"
 LIVE_CHECK = 8  # deals of the file re-solved by DDS in every test run
 OTHER_DECLARER_DEALS = 20  # declarers E, S, W: fewer deals, to keep the run short
 # a quicker local run may look at fewer deals (CI uses all of them): BOSTON_SIM_DDS_DEALS=30

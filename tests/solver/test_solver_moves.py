@@ -1,6 +1,6 @@
 """The move generator against a naive enumeration of the legal cards.
 
-``_gen_moves`` offers one card per group of equivalent cards (the top card of the group, with
+``gen_moves`` offers one card per group of equivalent cards (the top card of the group, with
 the group's lowest rank beside it): cards of one suit in one hand are equivalent when no card
 between them is held by another hand or lies on the table in the trick under way. Cards
 played in earlier tricks are out of play and separate nothing. Its ordering is a heuristic;
@@ -17,7 +17,7 @@ import pytest
 
 import naive
 from naive import lanes
-from boston_sim.solver._search import (
+from boston_sim.solver._layout import (
     F_BP,
     F_CARD,
     F_NEED,
@@ -30,9 +30,9 @@ from boston_sim.solver._search import (
     P_MAXMASK,
     P_SIZE,
     P_TRUMP,
-    _gen_moves,
-    winning_pos,
 )
+from boston_sim.solver._moves import gen_moves
+from boston_sim.solver._trick import winning_pos
 
 
 def _groups(hand: int, others: int, led: int | None) -> set[tuple[int, int]]:
@@ -79,7 +79,7 @@ def test_move_generator_offers_one_card_per_group_of_equivalent_legal_cards(n: i
         fr[pos, F_R] = bin(hands[seat]).count("1")
         fr[pos, F_NEED] = rng.randint(1, fr[pos, F_R])
         P[P_TRUMP], P[P_MAXMASK], P[P_COUNTMASK] = trump, maxmask, countmask
-        k = int(_gen_moves(lanes(hands), fr, P, seat, pos, leader, mv, pos))
+        k = int(gen_moves(lanes(hands), fr, P, seat, pos, leader, mv, pos))
         got = {(int(mv[pos, i]), int(mv[pos, 2 * MOVE_SLOTS + i])) for i in range(k)}
         others = tm
         for h in range(4):
