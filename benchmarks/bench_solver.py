@@ -163,7 +163,7 @@ def main() -> None:
     print(f"2v2 N-S, trump {args.trump}, {args.leader} leads  boston-sim: {summary(ms)}")
     if not args.no_dds:
         print(f"2v2 N-S, trump {args.trump}, {args.leader} leads  DDS       : {summary(dms)}")
-        agree = sum(int(a) == int(b) for a, b in zip(ours, theirs))
+        agree = sum(int(a) == int(b) for a, b in zip(ours, theirs, strict=False))
         print(f"agreement {agree}/{len(ours)}")
         print(
             f"ratio DDS/ours: median {statistics.median(dms) / statistics.median(ms):.2f}, "

@@ -170,7 +170,8 @@ def _ranks_of_holding(text: str, suit: int, boston: bool) -> list[int]:
         return []
     if all(c in _VOID_MARKS or c.isspace() for c in t):
         raise NotationError(
-            f"void in {SUIT_NAMES[suit]} written as {t!r}; write a void as '-' once or leave it empty"
+            f"void in {SUIT_NAMES[suit]} written as {t!r}; "
+            "write a void as '-' once or leave it empty"
         )
     if any(m in t for m in _VOID_MARKS):
         raise NotationError(
@@ -328,7 +329,7 @@ def parse_hand(text: str, *, cards: int | None = 13, boston: bool = False) -> in
                 f"dotted hand {_show(text)} must have 4 suits in S.H.D.C order "
                 f"separated by 3 dots, found {len(parts)} suits{hint}"
             )
-        for s, part in enumerate(parts):
+        for part in parts:
             letters = sorted({c for c in part if c in _SUIT_CHARS})
             if letters:
                 raise NotationError(
@@ -619,7 +620,8 @@ def parse_strain(text: str | int) -> int:
 
 
 def format_strain(strain: int | str, style: str = "letters") -> str:
-    """Strain index -> ``'S'``..``'C'`` or ``'NT'`` (``style='symbols'``: ``'♠'``..``'♣'``, ``'NT'``)."""
+    """Strain index -> ``'S'``..``'C'`` or ``'NT'``
+    (``style='symbols'``: ``'♠'``..``'♣'``, ``'NT'``)."""
     s = parse_strain(strain)
     if style == "symbols" and s < 4:
         return SUIT_SYMBOLS[s]

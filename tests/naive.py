@@ -18,7 +18,7 @@ Usable up to about 5-6 cards per hand. Nothing here imports the fast solver.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -80,7 +80,7 @@ def _check(hands, trump: int, leader: int, side_mask: int) -> tuple[int, int, in
 # ---------------------------------------------------------------------------- numeric minimax
 
 
-@lru_cache(maxsize=None)
+@cache
 def _best(hands: tuple[int, int, int, int], leader: int, trump: int, side_mask: int,
           side_maximises: bool) -> int:
     """Tricks the side takes from this trick boundary on.
@@ -128,7 +128,7 @@ def min_tricks(hands, trump: int, leader: int, side_mask: int) -> int:
 # ---------------------------------------------------------------------------- yes/no games
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reach(hands: tuple[int, int, int, int], leader: int, trump: int, side_mask: int,
            lo: int, hi: int) -> bool:
     """Can the side make sure that the tricks it takes from here on lie in ``[lo, hi]``?

@@ -103,13 +103,19 @@ def test_cards_imports_only_errors() -> None:
 
 
 def test_rules_imports_only_cards_and_errors() -> None:
-    assert "boston_sim.rules" in MODULES
+    mods = _modules_in("boston_sim.rules")
+    assert {"boston_sim.rules", "boston_sim.rules.loader"} <= set(mods)
+    allowed = ("boston_sim.cards", "boston_sim.errors", "boston_sim.rules")
+    for mod in mods:
+        bad = {n for n in _internal(mod)
+               if not any(n == a or n.startswith(a + ".") for a in allowed)}
+        assert bad == set(), (mod, bad)
+
+
+def test_notation_imports_only_cards_and_errors() -> None:
     allowed = ("boston_sim.cards", "boston_sim.errors")
-    bad = {
-        n
-        for n in _internal("boston_sim.rules")
-        if not any(n == a or n.startswith(a + ".") for a in allowed)
-    }
+    bad = {n for n in _internal("boston_sim.pbn")
+           if not any(n == a or n.startswith(a + ".") for a in allowed)}
     assert bad == set()
 
 
@@ -234,3 +240,31 @@ def test_every_cached_solver_kernel_is_keyed_by_the_digest_of_the_kernel_sources
                 cached += 1
     assert cached > 50  # the check saw the kernels
     assert _jit.KERNEL_SOURCES_SHA256 == _jit.kernel_sources_digest()
+
+
+FUNCTION_BODY_BUDGET = 80  # lines of a function's body (its signature not counted)
+
+
+def _is_kernel(fn: ast.FunctionDef) -> bool:
+    return any("jit" in ast.unparse(d) for d in fn.decorator_list)
+
+
+def test_functions_outside_the_kernels_stay_short() -> None:
+    """A function a newcomer reads in one screen: the body (docstring included) of every
+    function outside the numba kernels fits the budget; a typer command's parameter list is
+    its signature, not its body."""
+    long = []
+    for path in sorted(PKG.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and not _is_kernel(fn):
+                body = fn.end_lineno - fn.body[0].lineno + 1
+                if body > FUNCTION_BODY_BUDGET:
+                    long.append(f"{path.relative_to(PKG.parent)}:{fn.lineno} {fn.name} ({body})")
+    assert long == []
+
+
+def test_no_module_is_too_long() -> None:
+    long = [f"{p.relative_to(PKG.parent)} ({n})" for p in sorted(PKG.rglob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800]
+    assert long == []

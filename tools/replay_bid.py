@@ -87,11 +87,11 @@ def main() -> None:
     os.makedirs(folder, exist_ok=True)
     print(f"nproc {os.cpu_count()}, replay on 1 thread, seed {args.seed}, jobs in {folder}")
     paths = [os.path.join(folder, f"{hand}_{args.seed}.npz") for hand in args.hands]
-    for hand, path in zip(args.hands, paths):
+    for hand, path in zip(args.hands, paths, strict=False):
         if not os.path.exists(path):
             record(hand, args.seed, path)
     total = 0
-    for hand, path in zip(args.hands, paths):
+    for hand, path in zip(args.hands, paths, strict=False):
         data = np.load(path)
         positions, dt, chk, slow = replay(data["hands"], data["jobs"], args.slowest)
         total += positions

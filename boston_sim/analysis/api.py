@@ -62,7 +62,7 @@ def _settings_of(settings: Any, args: tuple[Any, ...], overrides: dict[str, Any]
         settings = None
     if len(args) > len(_POSITIONAL):
         raise TypeError(f"analyze takes at most {len(_POSITIONAL)} settings positionally")
-    for name, value in zip(_POSITIONAL, args):
+    for name, value in zip(_POSITIONAL, args, strict=False):
         if name in overrides:
             raise TypeError(f"analyze got {name!r} twice")
         overrides[name] = value

@@ -125,7 +125,7 @@ def run_searches(searches: list[Search],
     hands = np.stack([np.asarray(s.position, dtype=np.uint64) for s in searches])
     rows = np.array([s.job for s in searches], dtype=np.int64)
     answers = solve_jobs(hands, rows, progress=progress)
-    for s, a in zip(searches, answers):
+    for s, a in zip(searches, answers, strict=True):
         s.store(a)
 
 

@@ -97,7 +97,7 @@ def settle(stats: Sequence[CandidateStats]) -> tuple[set[SolveKey], int]:
             else:
                 wanted = deals_for_se(st.p_make, st.samples)
     ok: dict[SolveKey, bool] = {}
-    for st, g in zip(stats, good):
+    for st, g in zip(stats, good, strict=True):
         key = st.candidate.key
         ok[key] = ok.get(key, True) and g
     return {k for k, v in ok.items() if v}, wanted

@@ -58,7 +58,15 @@ from .records import (
 )
 from .results import load_results, rows_of, summarize_rows
 from .run import run_batch
-from .sinks import ErrorLog, LineSink, OutputPaths, ParquetSink, encode_rows, output_paths, write_table
+from .sinks import (
+    ErrorLog,
+    LineSink,
+    OutputPaths,
+    ParquetSink,
+    encode_rows,
+    output_paths,
+    write_table,
+)
 
 __all__ = [
     "ERROR_COLUMNS",

@@ -70,8 +70,7 @@ def _run_local(jobs: list[Job], workers: int,
                     yield res
                 if broken:
                     # every other job in flight is lost with the pool: run them again
-                    for fut, j in running.items():
-                        queue.append(j)
+                    queue.extend(running.values())
                     running.clear()
                     break
         finally:

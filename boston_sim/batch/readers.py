@@ -94,7 +94,7 @@ def read_csv(f: Iterable[str]) -> Iterator[Record]:
             yield Record(line, "", text=",".join(str(v) for v in row.values() if v),
                          error="more fields than the header")
             continue
-        get = lambda k: (row.get(k) or "").strip()  # noqa: E731
+        get = lambda k, row=row: (row.get(k) or "").strip()  # noqa: E731
         text = ",".join(v or "" for v in row.values())
         yield Record(line, get("hand"), get("seat") or None, get("rules") or None,
                      get("label"), text=text, turnup=get("turnup") or None)
@@ -118,7 +118,7 @@ def read_jsonl(f: Iterable[str]) -> Iterator[Record]:
             yield Record(n, "", text=s, error="missing 'hand' (a string)")
             continue
 
-        def opt(k: str) -> str | None:
+        def opt(k: str, obj: dict = obj) -> str | None:
             v = obj.get(k)
             return None if v is None or str(v).strip() == "" else str(v).strip()
 

@@ -19,7 +19,14 @@ from typing import Any
 
 from ..analysis.result import json_value
 from ..errors import BostonSimError
-from .records import ERROR_COLUMNS, EXT_TO_OUTPUT, OUTPUT_EXT, OUTPUT_FORMATS, ROW_COLUMNS, ROW_SCHEMA
+from .records import (
+    ERROR_COLUMNS,
+    EXT_TO_OUTPUT,
+    OUTPUT_EXT,
+    OUTPUT_FORMATS,
+    ROW_COLUMNS,
+    ROW_SCHEMA,
+)
 
 _PANDAS_DTYPES = {int: "int64", float: "float64", bool: "bool", str: "object"}
 
@@ -225,7 +232,8 @@ class LineSink:
             vals = next(csv.reader([text]))
             if len(vals) != len(ROW_COLUMNS):
                 raise ValueError("wrong number of fields")
-            return {c: _parse_value(v, ROW_SCHEMA[c]) for c, v in zip(ROW_COLUMNS, vals)}
+            return {c: _parse_value(v, ROW_SCHEMA[c])
+                    for c, v in zip(ROW_COLUMNS, vals, strict=True)}
         obj = json.loads(text)
         return {c: _from_json(obj[c], ROW_SCHEMA[c]) for c in ROW_COLUMNS}
 

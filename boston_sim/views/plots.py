@@ -181,9 +181,9 @@ def _ev_panel(ax_ev: Axes, analysis: Analysis, rungs: Any) -> None:
     se = np.array([np.nan if is_missing(v) else float(v) for v in rungs["ev_net_se"]])
     xs = np.arange(len(names))
     colors = ["#d4a017" if r == rec else ("#4c72b0" if v >= 0 else "#8c8c8c")
-              for r, v in zip(rungs["rung"], np.nan_to_num(ev))]
+              for r, v in zip(rungs["rung"], np.nan_to_num(ev), strict=True)]
     ok = ~np.isnan(ev)
-    ax_ev.bar(xs[ok], ev[ok], color=[c for c, k in zip(colors, ok) if k])
+    ax_ev.bar(xs[ok], ev[ok], color=[c for c, k in zip(colors, ok, strict=True) if k])
     ax_ev.errorbar(xs[ok], ev[ok], yerr=2 * np.nan_to_num(se[ok]), fmt="none", ecolor="black",
                    capsize=3, lw=1)
     for x in xs[~ok]:

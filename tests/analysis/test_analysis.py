@@ -454,7 +454,7 @@ def test_rows_are_the_tables_rows(mixed):
     # the report, JSON and CSV read the plain rows; .table / .rungs are built from them
     assert len(mixed.rows) == len(mixed.table) and len(mixed.rung_rows) == len(mixed.rungs)
     assert [r["rung"] for r in mixed.rung_rows] == list(mixed.rungs["rung"])
-    for row, (_, frame_row) in zip(mixed.rows, mixed.table.iterrows()):
+    for row, (_, frame_row) in zip(mixed.rows, mixed.table.iterrows(), strict=False):
         for col in ("rung", "trump", "chosen", "samples", "p_make", "ev_net", "recommended"):
             a, b = row[col], frame_row[col]
             missing = a is None or a != a  # pandas shows a missing trump (None) as NaN
@@ -490,4 +490,4 @@ def test_progress_callback_counts_deal_solves():
     seen = []
     a = analyze(MIXED, samples=4, seed=1, progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1][0] == seen[-1][1] == a.solves
-    assert all(d1 <= d2 for (d1, _), (d2, _) in zip(seen, seen[1:]))
+    assert all(d1 <= d2 for (d1, _), (d2, _) in zip(seen, seen[1:], strict=False))

@@ -278,7 +278,7 @@ def test_rows_carry_each_rungs_own_deal_count_in_the_adaptive_default(monkeypatc
     assert a.recommended == "solo"
     rows = rows_of(a, job)
     got = {r["rung"]: r["samples"] for r in rows}
-    want = dict(zip(a.rungs["rung"], a.rungs["samples"]))
+    want = dict(zip(a.rungs["rung"], a.rungs["samples"], strict=False))
     assert got == want and max(got.values()) == 12 and min(got.values()) < 12
     assert summarize_rows(rows)[0]["samples"] == 12
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import import_or_skip
 
 from boston_sim.batch import run_batch
-from conftest import import_or_skip
 
 distributed = import_or_skip("distributed")
 

@@ -269,7 +269,7 @@ def test_a_file_is_solved_in_batches_with_the_answers_of_single_solves(tmp_path:
     assert res.exit_code == 2 and "error: line 3:" in err(res)
     got = json.loads(res.stdout)
     assert [r["line"] for r in got] == [1, 2, 3, 4, 5] and "error" in got[2]
-    for r, deal in zip([got[0], got[1], got[3], got[4]], deals):
+    for r, deal in zip([got[0], got[1], got[3], got[4]], deals, strict=False):
         one = json.loads(run("solve", deal, "-t", "H", "-l", "W", "-d", "E", "--json").stdout)
         assert r == {"line": r["line"]} | one
     table = run("solve", "--file", str(f), "--table", "--progress", "--json")

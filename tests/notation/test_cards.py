@@ -80,7 +80,8 @@ EXAMPLE = mask_of("AKQ2", "JT9", "876", "543")
         "♠AKQ2 ♥JT9 ♦876 ♣543",
         "♠AKQ2 ♥J109 ♦876 ♣543",
         "♤AKQ2 ♡JT9 ♢876 ♧543",
-        "♠\ufe0fAKQ2 ♥\ufe0fJT9 ♦\ufe0f876 ♣\ufe0f543",  # emoji-style symbols as pasted from a phone
+        # emoji-style symbols as pasted from a phone
+        "♠\ufe0fAKQ2 ♥\ufe0fJT9 ♦\ufe0f876 ♣\ufe0f543",
         "S:2QKA H:9TJ D:678 C:345",  # ranks in any order within a suit
     ],
 )

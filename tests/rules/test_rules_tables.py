@@ -134,7 +134,7 @@ def test_boston_foster_trick_tables(
         for row in succ[1:]:
             n = bid_of(row[0])
             pay = rules.payment_vector(ids[n])
-            for t, c in zip(taken, row[1:]):
+            for t, c in zip(taken, row[1:], strict=False):
                 v = cell_num(c)
                 if v is None:
                     assert t < n, f"empty cell at bid {n}, taken {t}"
@@ -145,7 +145,7 @@ def test_boston_foster_trick_tables(
     else:  # one row: amount by tricks bid, no over-tricks
         bids = [int(h) for h in header[1:]]
         (row,) = succ[1:]
-        for n, c in zip(bids, row[1:]):
+        for n, c in zip(bids, row[1:], strict=False):
             pay = rules.payment_vector(ids[n])
             for t in range(n, 14):
                 assert pay[t] == cell_num(c), f"american success bid {n} taken {t}"
@@ -156,7 +156,7 @@ def test_boston_foster_trick_tables(
     for row in fail[1:]:
         n = bid_of(row[0])
         pay = rules.payment_vector(ids[n])
-        for s, c in zip(shorts, row[1:]):
+        for s, c in zip(shorts, row[1:], strict=False):
             v = cell_num(c)
             if v is None:
                 assert s > n
@@ -316,7 +316,7 @@ def test_modern_amounts(spec: str) -> None:
     misere = eval(re.search(r"MISERE = (\{.*?\})", body).group(1))
     by_target = {r.target: r for r in rules.rungs if r.kind == "at_least"}
     assert sorted(by_target) == bids
-    for n, a in zip(bids, amounts):
+    for n, a in zip(bids, amounts, strict=False):
         pay = rules.payment_vector(by_target[n].id)
         for t in range(14):
             want = a + over * (t - n) if t >= n else -(a + under * (n - t))
@@ -391,7 +391,7 @@ def test_russian_corrected_tariff(spec: str, multiplier: int) -> None:
     checked = 0
     for row in succ[1:]:
         t = first_int(row[0])
-        for col, c in zip(header[1:], row[1:]):
+        for col, c in zip(header[1:], row[1:], strict=False):
             rid, trump, senior = RUSSIAN_COLUMNS[col]
             v = cell_num(c)
             pay = rules.payment_vector(rid, trump, {"senior": senior} if senior else None)

@@ -416,7 +416,7 @@ def test_partout_general_formula() -> None:
         res = misere_partout(tricks)
         m = max(tricks)
         k = tricks.count(m)
-        for t, w in zip(tricks, res):
+        for t, w in zip(tricks, res, strict=False):
             want = -(4 * m - 13) / k if t == m else m - t
             assert w == pytest.approx(10 * want), tricks
         assert sum(res) == pytest.approx(0)

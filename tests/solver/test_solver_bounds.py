@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import random
 
+import naive
 import numpy as np
 import pytest
-
-import naive
 from naive import lanes
+
 from boston_sim.solver._later_tricks import (
     always_under,
     second_and_third_trumps,
@@ -110,7 +110,7 @@ def relabel_below(hands: list[int], thresholds: list[int], rng: random.Random) -
         rng.shuffle(owners)
         for seat, bit in low:
             out[seat] &= ~(1 << bit)
-        for (_, bit), seat in zip(low, owners):
+        for (_, bit), seat in zip(low, owners, strict=False):
             out[seat] |= 1 << bit
     return out
 

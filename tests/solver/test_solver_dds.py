@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import import_or_skip
 
 from boston_sim import cards
-from conftest import import_or_skip
 from boston_sim.solver import solve, solve_batch
 
 endplay_types = import_or_skip("endplay.types")

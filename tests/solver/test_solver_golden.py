@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from boston_sim import cards
 from boston_sim.solver import solve, solve_batch, solve_target
 

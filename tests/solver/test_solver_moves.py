@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import random
 
+import naive
 import numpy as np
 import pytest
-
-import naive
 from naive import lanes
+
 from boston_sim.solver._layout import (
     F_BP,
     F_CARD,

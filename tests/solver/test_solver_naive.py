@@ -17,10 +17,10 @@ import random
 from dataclasses import dataclass
 from functools import cache
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from boston_sim import cards
 from boston_sim.solver import solve, solve_batch, solve_batch_target, solve_target
 

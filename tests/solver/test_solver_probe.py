@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 
+import naive
 import numpy as np
 import pytest
-
-import naive
 from naive import lanes
+
 from boston_sim.cards import parse_hand
 from boston_sim.sampler import Sampler
 from boston_sim.solver import to_lanes

@@ -120,8 +120,12 @@ def test_first_guess_changes_the_work_not_the_answer():
 
 def test_the_high_card_estimate_moves_the_sides_even_share_by_points_and_trumps():
     from boston_sim.solver import to_lanes
-    from boston_sim.solver.kernels import (HCP_WEIGHT, HCP_WEIGHT_NT, TRUMP_WEIGHT,
-                                           high_card_estimate)
+    from boston_sim.solver.kernels import (
+        HCP_WEIGHT,
+        HCP_WEIGHT_NT,
+        TRUMP_WEIGHT,
+        high_card_estimate,
+    )
 
     # N holds every honour but the club K, Q and J
     deal = "N:AKQJ.AKQJ.AKQJ.A T98.T98.T98.KQJ4 765.765.765.T983 432.432.432.7652"

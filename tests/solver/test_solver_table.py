@@ -14,8 +14,15 @@ import random
 
 import naive
 from naive import lanes
-from boston_sim.solver._ttable import (_SHAPES_LOW, _shape, position_key, tt_lookup,
-                                       tt_new_game, tt_store)
+
+from boston_sim.solver._ttable import (
+    _SHAPES_LOW,
+    _shape,
+    position_key,
+    tt_lookup,
+    tt_new_game,
+    tt_store,
+)
 from boston_sim.solver.kernels import new_workspace
 
 
