@@ -1,0 +1,62 @@
+"""Thread scaling of a bid: the same analysis with 1, 2, 4, ... solver threads.
+
+    .venv/bin/python benchmarks/bench_threads.py                       # fixed 300 deals
+    .venv/bin/python benchmarks/bench_threads.py --threads 1 2 --default 962.42.A3.KJT962
+
+A fixed ``--samples`` bid does the same searches whatever the thread count (results are
+identical: checked here), so its time ratio is the parallel speed-up of the solver batches.
+``--default HAND ...`` also times the default (adaptive) bid of each hand at the smallest and
+the largest thread count: there the rounds' synchronisation points show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+from boston_sim.analysis import analyze
+
+
+def timed(hand: str, threads: int, samples: int | None) -> tuple[float, dict]:
+    t0 = time.perf_counter()
+    a = analyze(hand, samples=samples, seed=0, threads=threads)
+    return time.perf_counter() - t0, a.to_dict()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hand", default="AJT.Q3.QJT973.K4")
+    ap.add_argument("--samples", type=int, default=300)
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2, 4, 8, 16])
+    ap.add_argument("--default", nargs="*", default=[], metavar="HAND")
+    args = ap.parse_args()
+    counts = [t for t in args.threads if t <= (os.cpu_count() or 1)]
+    print(f"nproc {os.cpu_count()}, python {platform.python_version()}, {platform.machine()}, "
+          f"{platform.processor() or 'cpu?'}")
+    t0 = time.perf_counter()
+    analyze(args.hand, samples=4, seed=1, threads=max(counts))  # compile or load the kernels
+    print(f"first call (compile or cache load): {time.perf_counter() - t0:.1f} s")
+    base = None
+    ref = None
+    print(f"bid {args.hand} --samples {args.samples}")
+    print("threads  seconds  speed-up  efficiency")
+    for t in counts:
+        dt, d = timed(args.hand, t, args.samples)
+        ref = ref or d
+        same = "" if d == ref else "  RESULTS DIFFER"
+        base = base or dt * counts[0]
+        print(f"{t:7d}  {dt:7.2f}  {base / dt:8.2f}  {base / dt / t:10.2f}{same}", flush=True)
+    for hand in args.default:
+        lo, hi = min(counts), max(counts)
+        t_lo, d_lo = timed(hand, lo, None)
+        t_hi, d_hi = timed(hand, hi, None)
+        same = "same numbers" if d_lo == d_hi else "RESULTS DIFFER"
+        print(f"default bid {hand}: {lo} threads {t_lo:.1f} s, {hi} threads {t_hi:.1f} s "
+              f"({t_lo / t_hi:.2f}x), {d_hi['samples']} deals, {d_hi['recommended']}, {same}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
