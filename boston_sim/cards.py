@@ -4,7 +4,7 @@ Representation (used by every layer below this module):
 
 * Suits are numbered in PBN order ``S=0, H=1, D=2, C=3``; ``NT=4`` stands for no trump.
 * Ranks are 2..14 (14 = ace). Rank 15 is reserved for the Russian "boston" card after it
-  has been moved into the trump suit (RULES.md §1.2, A-40); see :func:`boston_card_transform`.
+  has been moved into the trump suit (docs/RULES.md §1.2, A-40); see :func:`boston_card_transform`.
   It is written ``B`` (``♥B`` = the boston card as the top heart).
 * A card is the bit number ``suit * 16 + rank`` of a 64-bit mask: each suit owns a 16-bit
   lane, so a hand is one ``uint64`` and a suit holding is ``(hand >> (16 * suit)) & 0xFFFF``.
@@ -26,7 +26,7 @@ endings are deals too). :func:`format_hand` / :func:`format_deal` write each not
 and ``parse(format(x)) == x`` exactly.
 
 Seats: the rules speak of playing-order seats ``eldest, second, third, dealer`` (P0..P3 in
-RULES.md §0; eldest is first to bid and, in most contracts, to lead). The solver only needs
+docs/RULES.md §0; eldest is first to bid and, in most contracts, to lead). The solver only needs
 the order of play, so the analysis puts the dealer at W, which makes playing-order seat Pi
 compass seat i::
 
@@ -632,7 +632,7 @@ def format_strain(strain: int | str, style: str = "letters") -> str:
 
 
 def boston_card_transform(hands: np.ndarray | Sequence[int], trump: int | str) -> np.ndarray:
-    """Move the Russian "boston" card into the trump lane as rank 15 (RULES.md §1.2, A-40).
+    """Move the Russian "boston" card into the trump lane as rank 15 (docs/RULES.md §1.2, A-40).
 
     The boston card is J♦, or J♥ when diamonds are trumps; there is none in no trump.
     Works on one deal (``uint64[4]``) or a batch (``uint64[M, 4]``), or any array of hands;

@@ -1,10 +1,10 @@
-"""Seeded random completions of the three unseen hands (RULES.md §3.0 "Sampling").
+"""Seeded random completions of the three unseen hands (docs/RULES.md §3.0 "Sampling").
 
 Given the declarer's 13 cards, deal the 39 unseen cards uniformly at random, 13 to each other
 seat, honouring what is known:
 
 * the turned-up trump card, which lies in the dealer's hand in Solo Whist and Russian Boston
-  (RULES.md §1.3); it is simply a card pinned to the dealer;
+  (docs/RULES.md §1.3); it is simply a card pinned to the dealer;
 * ``known`` cards pinned to seats (``SA@dealer``);
 * ``constraints`` on another seat: suit length (``second:S>=5``), high-card points
   (``third:hcp>=12``), holding or lacking a card (``eldest:has=SK``, ``eldest:lacks=SK``).

@@ -7,7 +7,7 @@ obvious way, so that it can be read and checked by eye:
 
 * a card is bit ``suit * 16 + rank`` of a hand mask (``boston_sim.cards``); its suit is its
   lane, so the Russian boston card (rank 15 of the trump lane, A-40) is simply a trump;
-* a player must follow the suit led if able, else may play any card (RULES.md §1.5);
+* a player must follow the suit led if able, else may play any card (docs/RULES.md §1.5);
 * the highest trump wins the trick, else the highest card of the suit led;
 * the winner of a trick leads to the next; play goes clockwise N(0) -> E(1) -> S(2) -> W(3);
 * the declaring side is any set of seats (``side_mask`` bit i = compass seat i); every seat

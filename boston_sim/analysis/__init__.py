@@ -1,4 +1,4 @@
-"""Samples x solver x rules -> per-rung statistics: "what should I bid?" (RULES.md §3).
+"""Samples x solver x rules -> per-rung statistics: "what should I bid?" (docs/RULES.md §3).
 
 For one declarer hand, :func:`analyze` deals seeded completions of the unseen hands
 (:mod:`boston_sim.sampler`), solves every sample double-dummy for every rung of the ladder
@@ -18,7 +18,7 @@ The package, in the order an analysis runs:
 * ``result``: the typed :class:`Analysis` and its JSON form; ``api``: :func:`analyze`;
 * ``dd_table``: the double-dummy table of one deal (:func:`dd_table`), for ``boston-sim solve``.
 
-Design points (RULES.md §3.0):
+Design points (docs/RULES.md §3.0):
 
 * **Seats.** The dealer sits at compass W, so eldest = N, second = E, third = S, dealer = W.
   The first leader comes from the rung's ``leader``: eldest -> N, declarer -> the declarer,

@@ -126,7 +126,7 @@ def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
 
 def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: Any,
             progress: Progress = False, **overrides: Any) -> Analysis:
-    """Analyse one hand over the whole ladder of a rule set (RULES.md §3).
+    """Analyse one hand over the whole ladder of a rule set (docs/RULES.md §3).
 
     ``hand``: 13 cards in any notation of :func:`cards.parse_hand` (or a mask).
     ``settings``: an :class:`~boston_sim.settings.AnalysisSettings` (every field is

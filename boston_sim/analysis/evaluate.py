@@ -1,5 +1,5 @@
 """Score every candidate on the samples its search has solved, choose each rung's trump and
-discard ex ante, and recommend a bid (RULES.md §3.0).
+discard ex ante, and recommend a bid (docs/RULES.md §3.0).
 
 The trump (and discard) reported for a rung is the one with the best mean net result (ties:
 higher P(make), then higher suit preference; unpriced rungs: P(make), then mean tricks),
@@ -65,7 +65,7 @@ def class_label(cls: str | None) -> str | None:
 
 
 def rung_note(rung: Any, partner: str) -> str:
-    """What the double-dummy model approximates for this rung (RULES.md §3.0, §3.3, §3.5)."""
+    """What the double-dummy model approximates for this rung (docs/RULES.md §3.0, §3.3, §3.5)."""
     notes = []
     if rung.kind != "at_least":
         notes.append("DD ≈ realistic for the defence (exposed)" if rung.exposed
@@ -136,7 +136,7 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
             ev.rows.append(_row(rs, rung, st, st is chosen, ctx, partner))
     ev.recommendation = recommend(rs, ev.rows, ev.payoffs)
     if ev.recommendation.recommended is None:
-        ev.notes.append("no priced rung; EV left empty (RULES.md §3.0)")
+        ev.notes.append("no priced rung; EV left empty (docs/RULES.md §3.0)")
     return ev
 
 

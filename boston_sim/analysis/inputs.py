@@ -104,7 +104,7 @@ def _place_turnup(p: Problem) -> None:
     uses_turnup = any(r.trump in ("turnup", "junior") for r in rs.rungs) or rs.suit_rule in (
         "turnup", "junior_senior")
     if not uses_turnup:
-        raise SamplingError(f"{rs.id} turns no card of the dealt pack (RULES.md §1.3); "
+        raise SamplingError(f"{rs.id} turns no card of the dealt pack (docs/RULES.md §1.3); "
                             "--turnup does not apply")
     tc = parse_card(p.settings.turnup)
     p.turnup_suit, p.turnup_text = tc // 16, format_card(tc)

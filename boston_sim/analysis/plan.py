@@ -1,4 +1,4 @@
-"""The work plan: which searches answer which rung (RULES.md §3.0).
+"""The work plan: which searches answer which rung (docs/RULES.md §3.0).
 
 Every rung of the ladder is played in one or more ways (:class:`Candidate`: a trump and, in a
 12-trick rung, the declarer's discard); each way needs one search over all samples

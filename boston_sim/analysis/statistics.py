@@ -84,7 +84,7 @@ def ac_se(successes: int, n: int) -> float:
 
 
 def better(a: CandidateStats, b: CandidateStats, kind: str) -> bool:
-    """Is candidate ``a`` better than ``b`` ex ante (RULES.md §3.0)? Net EV, then P(make),
+    """Is candidate ``a`` better than ``b`` ex ante (docs/RULES.md §3.0)? Net EV, then P(make),
     then suit preference, then tricks (more for trick rungs, fewer for misères)."""
     def key(c: CandidateStats) -> tuple:
         tricks = c.mean_tricks if kind == "at_least" else -c.mean_tricks

@@ -100,7 +100,7 @@ def bid(
     quiet: Quiet = False,
 ) -> None:
     """Analyse a hand over the whole ladder: P(make), tricks, expected counters, and the bid
-    to make (double-dummy Monte Carlo, RULES.md §3)."""
+    to make (double-dummy Monte Carlo, docs/RULES.md §3)."""
     with user_errors():
         from ..analysis import analyze
         from ..errors import SamplingError

@@ -65,7 +65,7 @@ def solve(
         "no trump).")] = False,
     boston: Annotated[bool, typer.Option(
         "--boston", help="Russian Boston: J♦ (J♥ when diamonds are trumps) is the top trump "
-        "(RULES.md §1.2, A-40).")] = False,
+        "(docs/RULES.md §1.2, A-40).")] = False,
     file: Annotated[Path | None, typer.Option(
         "--file", "-f", help="Solve every deal in FILE: one PBN deal per line; blank lines and "
         "# comments are skipped.", show_default=False)] = None,

@@ -103,7 +103,7 @@ class RuleSet:
         if not self.partout:
             raise RulesError(
                 f"{self.id} has no misère partout (the all-pass game of classic Boston, "
-                "RULES.md §2.1.5; its file declares none)"
+                "docs/RULES.md §2.1.5; its file declares none)"
             )
         ratio = self.red_in_white
         assert ratio is not None  # the loader requires the option with partout

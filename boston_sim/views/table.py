@@ -131,7 +131,7 @@ def summary_lines(analysis: Analysis) -> list[str]:
         lines.append(f"note: {n}")
     lines.extend(f"note: {n}" for n in a.notes)
     if any(not r["priced"] for r in rows):
-        lines.append("note: — = the rules give no price for this rung (RULES.md §3.0)")
+        lines.append("note: — = the rules give no price for this rung (docs/RULES.md §3.0)")
     return lines
 
 

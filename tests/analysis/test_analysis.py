@@ -1,6 +1,6 @@
-"""The Monte Carlo analysis over the whole ladder (RULES.md §3).
+"""The Monte Carlo analysis over the whole ladder (docs/RULES.md §3).
 
-Expected numbers come from RULES.md (payment tables typed in below from §2.1.6, §2.1.8,
+Expected numbers come from docs/RULES.md (payment tables typed in below from §2.1.6, §2.1.8,
 §2.1.10), from hands whose double-dummy result is certain, or from recomputation of the
 statistics from the per-sample tricks the analysis keeps."""
 
@@ -16,7 +16,7 @@ import pytest
 from boston_sim.analysis import analyze
 from boston_sim.errors import RulesError, SamplingError
 
-# RULES.md §2.1.6 / §2.1.8 (English tables), rows Five, Eight and Thirteen; §2.1.10 misères.
+# docs/RULES.md §2.1.6 / §2.1.8 (English tables), rows Five, Eight and Thirteen; §2.1.10 misères.
 SUCCESS = {
     5: {5: 12, 6: 12, 7: 13, 8: 13, 9: 14, 10: 14, 11: 14, 12: 15, 13: 15},
     8: {8: 23, 9: 24, 10: 26, 11: 28, 12: 29, 13: 31},
@@ -34,7 +34,7 @@ MIXED = "KQJT9.AK.QJ2.432"
 
 
 def foster_pay(target: int, t: int) -> int:
-    """Per-adversary counters for a trick bid (RULES.md §2.1.13, English tables)."""
+    """Per-adversary counters for a trick bid (docs/RULES.md §2.1.13, English tables)."""
     if t >= target:
         return SUCCESS[target][t]
     return -FAILURE[target][target - t]
@@ -145,7 +145,7 @@ def test_same_seed_same_json_and_threads_do_not_matter():
 def test_little_misere_discard_is_chosen_ex_ante():
     a = analyze("AK.5432.5432.432", samples=10, seed=3)
     r = a.rungs.set_index("rung")
-    # candidates are the highest card of each suit held (RULES.md §3.0); throwing the SA
+    # candidates are the highest card of each suit held (docs/RULES.md §3.0); throwing the SA
     # leaves a singleton K, 12 tricks with nothing above 5 elsewhere
     assert r.loc["little_misere", "discard"] in ("SA", "H5", "D5", "C4")
     assert r.loc["little_misere", "p_make"] >= r.loc["grand_misere", "p_make"]
@@ -187,7 +187,7 @@ def test_russian_needs_senior_and_applies_the_boston_bonus():
     assert r.loc["alone_junior", "trump"] == "S"
     assert r.loc["alone_senior", "trump"] == "C"
     # the bonus (A-50): +2 from each of three when he holds the boston card; alone-junior
-    # pays 2 + 2 (t - 5) per adversary (RULES.md §2.5.10) on success, -(2 + 2 s) on failure
+    # pays 2 + 2 (t - 5) per adversary (docs/RULES.md §2.5.10) on success, -(2 + 2 s) on failure
     t = a.tricks[("alone_junior", "S")]
     pay = np.where(t >= 5, 2 + 2 * (t - 5), -(2 + 2 * (5 - t))).astype(float)
     pay[t == 13] = 36

@@ -1,5 +1,5 @@
 """The sampler deals the unseen cards uniformly and honours known cards, the turn-up and
-constraints (RULES.md §1.3, §3.0)."""
+constraints (docs/RULES.md §1.3, §3.0)."""
 
 from __future__ import annotations
 

@@ -85,7 +85,7 @@ def test_pbn_named_seat_missing_dealer_and_russian_direction(tmp_path: Path) -> 
     # no [Dealer]: the dealer is taken to be W (documented), so E is second
     assert (jobs[0].hand, jobs[0].settings.seat) == ("73.9864.J863.A75", "second")
     assert (jobs[1].hand, jobs[1].settings.seat) == ("5432.432.432.432", "eldest")
-    # Russian Boston plays to the right (RULES.md A-41): eldest is the dealer's right
+    # Russian Boston plays to the right (docs/RULES.md A-41): eldest is the dealer's right
     jobs, bad, _ = read_jobs(f, AnalysisSettings(rules="boston_russian"), pbn_seat="all")
     # dealer N: eldest W, second S, third E (play runs N -> W -> S -> E)
     assert [j.settings.seat for j in jobs[4:]] == ["dealer", "third", "second", "eldest"]  # N E S W

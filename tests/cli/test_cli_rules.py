@@ -56,7 +56,7 @@ def test_rules_show_tables() -> None:
     out = res.stdout
     for word in ("Little Misère", "grand_slam", "success_english", "failure_american", "A-09"):
         assert word in out
-    # the English failure row for Eight as printed in RULES.md §2.1.8
+    # the English failure row for Eight as printed in docs/RULES.md §2.1.8
     assert "110" in out and "433" in out
 
 
@@ -75,7 +75,7 @@ def test_rules_show_json_with_option() -> None:
 
 
 def test_rules_show_discards() -> None:
-    """Each rung carries its discard rule (RULES.md §1.6): Little Misère and Little Spread
+    """Each rung carries its discard rule (docs/RULES.md §1.6): Little Misère and Little Spread
     are played after every player discards one card, 12 tricks (§2.1.3)."""
     res = run("rules", "boston_foster", "--json")
     rungs = {r["id"]: r for r in json.loads(res.stdout)["rungs"]}
@@ -220,7 +220,7 @@ def test_rules_broken_user_file(tmp_path: Path) -> None:
 
 
 def test_score_example() -> None:
-    """RULES.md §2.1.8: eight bid, seven taken: 23 per adversary."""
+    """docs/RULES.md §2.1.8: eight bid, seven taken: 23 per adversary."""
     res = run("score", "--rules", "boston_foster", "eight", "7")
     assert res.exit_code == 0, res.output
     assert "-23" in res.stdout and "-69" in res.stdout

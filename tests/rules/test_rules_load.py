@@ -37,9 +37,9 @@ def test_every_built_in_loads(rid: str) -> None:
         assert r.leader in ("eldest", "declarer", "declarer_left")
 
 
-# Interpretations that RULES.md files under a rule set (its §4 group, or its §2.x / §3.x
+# Interpretations that docs/RULES.md files under a rule set (its §4 group, or its §2.x / §3.x
 # sections) but that its data file does not rely on, each with the reason, transcribed from
-# RULES.md §4. Anything else RULES.md ties to a rule set must be listed in its file.
+# docs/RULES.md §4. Anything else docs/RULES.md ties to a rule set must be listed in its file.
 NOT_RELIED_ON = {
     "boston_foster": {
         "A-04": "the auction's worked example; the auction is not modelled",
@@ -63,7 +63,7 @@ NOT_RELIED_ON = {
 
 
 def _rules_md_interpretations() -> tuple[dict[str, str], dict[str, set[str]]]:
-    """RULES.md §4: the text of every A-nn, and for each rule set the A-numbers RULES.md
+    """docs/RULES.md §4: the text of every A-nn, and for each rule set the A-numbers docs/RULES.md
     files under it: its §4 group (headed by the seed file and lines, matched to a rule set
     through §0's table of rule sets) and those cited in its §2.x and §3.x sections."""
     from test_rules_tables import RULES_MD, md_tables, section
@@ -96,8 +96,8 @@ def _rules_md_interpretations() -> tuple[dict[str, str], dict[str, set[str]]]:
 
 
 def test_every_built_in_cites_its_interpretations() -> None:
-    """Every interpretation RULES.md ties to a rule set is listed in its file (or named in
-    NOT_RELIED_ON with a reason); every listed one exists in RULES.md §4 and concerns the
+    """Every interpretation docs/RULES.md ties to a rule set is listed in its file (or named in
+    NOT_RELIED_ON with a reason); every listed one exists in docs/RULES.md §4 and concerns the
     rule set; every A-number the file's comments cite is listed."""
     texts, concerns = _rules_md_interpretations()
     assert sorted(concerns) == BUILT_IN
@@ -115,11 +115,11 @@ def test_every_built_in_cites_its_interpretations() -> None:
         assert not listed & set(excused), (rid, "listed but excused", listed & set(excused))
         assert set(excused) <= concerns[rid], (rid, "excused but not tied to it")
         missing = concerns[rid] - listed - set(excused)
-        assert not missing, (rid, "relied on per RULES.md but not listed", sorted(missing))
+        assert not missing, (rid, "relied on per docs/RULES.md but not listed", sorted(missing))
         unknown = listed - set(texts)
-        assert not unknown, (rid, "no such interpretation in RULES.md §4", unknown)
+        assert not unknown, (rid, "no such interpretation in docs/RULES.md §4", unknown)
         stray = {a for a in listed - concerns[rid] if name_in_text[rid] not in texts[a]}
-        assert not stray, (rid, "listed but RULES.md does not tie it to this rule set", stray)
+        assert not stray, (rid, "listed but docs/RULES.md does not tie it to this rule set", stray)
         text = (DATA_DIR / f"{rid}.toml").read_text(encoding="utf-8")
         cited = set(re.findall(r"A-\d\d", text))
         assert cited <= listed, (rid, "cited in a comment but not listed", cited - listed)
@@ -221,7 +221,7 @@ def broken(tmp_path: Path, old: str, new: str, base: str = "boston_foster") -> P
         ),
         ('id = "twelve"', 'id = "Twelve Tricks"', "rungs[Twelve Tricks].id"),
         ('id = "twelve"', 'id = "eleven"', "duplicate id 'eleven'"),
-        # discards (RULES.md §1.6): a known value, and tricks, if given, must agree
+        # discards (docs/RULES.md §1.6): a known value, and tricks, if given, must agree
         ('discard = "all_one" ', 'discard = "two" ', "rungs[little_misere].discard"),
         (
             'discard = "all_one" ',
@@ -332,7 +332,7 @@ def _move_rung(text: str, rid: str, before: str) -> str:
 @pytest.mark.parametrize(
     "base,rid,before,above",
     [
-        # Little Misère moved to the top of the ladder (above Grand Slam), RULES.md §2.1.3
+        # Little Misère moved to the top of the ladder (above Grand Slam), docs/RULES.md §2.1.3
         ("boston_foster", "little_misere", "# " + "-" * 64 + " payment tables", "seven"),
         # Grand Misère moved down below Eight (the seed puts it between Nine and Ten)
         ("boston_foster", "grand_misere", '[[rungs]]\nid = "eight"', "nine"),
@@ -369,7 +369,7 @@ def test_above_is_required_and_must_name_a_rung(tmp_path: Path) -> None:
 
 def test_built_in_ladders_match_the_spec_order() -> None:
     """Each misère-type rung ranks immediately above the trick rung the spec places it above
-    (RULES.md §2.1.3, §2.2.2, §2.3.2, §2.4.2 with A-31, §2.5.4 L77 with A-51)."""
+    (docs/RULES.md §2.1.3, §2.2.2, §2.3.2, §2.4.2 with A-31, §2.5.4 L77 with A-51)."""
     want = {
         "boston_foster": {
             "little_misere": "seven",
@@ -567,7 +567,7 @@ def test_any_broken_value_is_a_rules_error(rid: str) -> None:
 
 def test_mixed_payment_tables_a06() -> None:
     """A-06: 'mixing is a configuration choice'. Each table can be chosen on its own; by
-    default both follow ``payments``. Figures from the seed's tables (RULES.md §2.1.6-2.1.9):
+    default both follow ``payments``. Figures from the seed's tables (docs/RULES.md §2.1.6-2.1.9):
     English success over-tricks 12/13 for Boston made with 5/7; American success flat 10;
     English failure 11 one short, American decimal 10."""
     eng = load_rules("boston_foster")

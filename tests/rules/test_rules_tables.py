@@ -220,11 +220,11 @@ def ladder_tuple(r) -> tuple:
 
 
 def appendix(spec: str) -> dict:
-    """Execute the Python literals (and reference functions) of RULES.md Appendix A."""
+    """Execute the Python literals (and reference functions) of docs/RULES.md Appendix A."""
     body = section(spec, "Appendix A")
     code = re.search(r"```python\n(.*?)```", body, re.DOTALL).group(1)
     ns: dict = {}
-    exec(compile(code, "RULES.md Appendix A", "exec"), ns)  # noqa: S102 - the spec's own literals
+    exec(compile(code, "docs/RULES.md Appendix A", "exec"), ns)  # noqa: S102 - the spec's own literals
     return ns
 
 
@@ -256,7 +256,7 @@ def test_fontainebleau_ladder_and_no_payments(spec: str) -> None:
 def _formula(text: str):
     """'+(5 + (t − 8))' -> callable of t; '+15 (t = 0)' -> constant."""
     expr = re.sub(r"\s*\(t = 0\)", "", text).replace("−", "-").strip()
-    code = compile(expr, "RULES.md §2.3.5", "eval")
+    code = compile(expr, "docs/RULES.md §2.3.5", "eval")
     return lambda t: eval(code, {}, {"t": t})
 
 
@@ -467,7 +467,7 @@ SEED_RUSSIAN = SHARED / "seeds" / seed_name(RULES_MD.read_text(encoding="utf-8")
 
 
 def _spec_rubric(spec: str, key: str) -> list[str]:
-    """The row of rubric ``key`` (T1..T16) in RULES.md §2.5.9's table."""
+    """The row of rubric ``key`` (T1..T16) in docs/RULES.md §2.5.9's table."""
     (tab,) = md_tables(section(spec, "2.5.9"))
     return next(r for r in tab if r[0] == key)
 
@@ -503,7 +503,7 @@ def test_russian_as_printed_follows_the_spec(spec: str) -> None:
 
 
 # Rubrics with printed amounts -> (rung, senior trump?, round multiplier) of the corrected
-# tariff they should match (RULES.md §2.5.10 "Seed rows" column and T13/T14/T15).
+# tariff they should match (docs/RULES.md §2.5.10 "Seed rows" column and T13/T14/T15).
 AS_PRINTED_RUNGS = {
     "T1": ("pair_junior", False, 1),
     "T2": ("pair_senior", False, 1),

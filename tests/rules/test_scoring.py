@@ -1,6 +1,6 @@
 """Scoring: the seeds' worked examples, options, pair rungs, the boston bonus, misère partout.
 
-Expected numbers come from the seed prose as quoted in RULES.md (line numbers given).
+Expected numbers come from the seed prose as quoted in docs/RULES.md (line numbers given).
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def test_put_in_for_one_example() -> None:
 
 
 def test_russian_seed_call_names(spec_text: str) -> None:
-    """The order of bids as printed (L77, quoted verbatim in RULES.md §2.5.4): each call
-    name is accepted and names the rungs in the ladder's order (RULES.md §2.5.4 table,
+    """The order of bids as printed (L77, quoted verbatim in docs/RULES.md §2.5.4): each call
+    name is accepted and names the rungs in the ladder's order (docs/RULES.md §2.5.4 table,
     ranks 1-6: junior purchase, senior purchase, solo/independence, nine junior, nine
     senior, misère)."""
     m = re.search(r"«Прикупы располагаются в следующем порядке: (.*?)\.»", spec_text)

@@ -4,7 +4,7 @@ Several hundred seeded random endings of 3 to 6 cards per hand, in groups that s
 leader and declaring side, so that each group is also solved as one batch. Across the groups:
 every trump and no trump, every leader, one declarer against three (each seat), two against
 two with adjacent and with opposite partners, with and without the Russian boston card
-(RULES.md §1.2, A-40). For every ending: max tricks (``solve``, ``solve_batch``), min tricks
+(docs/RULES.md §1.2, A-40). For every ending: max tricks (``solve``, ``solve_batch``), min tricks
 (``solve_batch(mode="min")``) and every yes/no question at_least / at_most / exactly k for
 k = 0..n (``solve_target``, ``solve_batch_target``).
 

@@ -1,5 +1,5 @@
 """Plots: non-empty image files of the right type, with the expected axes, titles and labels
-(the rung names come from the rule set's ladder, RULES.md), for one hand and for a batch,
+(the rung names come from the rule set's ladder, docs/RULES.md), for one hand and for a batch,
 through the library and through ``boston-sim plot``."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def test_plot_hand_axes_titles_and_labels(analysis) -> None:  # type: ignore[no-
     assert pay.get_title().startswith(plots.TITLE_PAYOFFS)
     assert tricks.get_title() == plots.TITLE_TRICKS
     assert ev.get_title() == plots.TITLE_EV
-    # the EV axis is labelled with the seed's rung names, in ladder order (RULES.md §2.3)
+    # the EV axis is labelled with the seed's rung names, in ladder order (docs/RULES.md §2.3)
     ladder = [r.name for r in load_rules(str(QUICK)).rungs]
     assert [t.get_text() for t in ev.get_xticklabels()] == ladder
     assert "white counters" in ev.get_ylabel()
