@@ -501,7 +501,7 @@ def kernels_cached() -> bool:
     first call will ask; if that API cannot answer, it says True (nothing to announce)."""
     from ._driver import batch_jobs
 
-    if batch_jobs.overloads:
+    if getattr(batch_jobs, "overloads", True):  # compiled here, or no jit at all
         return True
     try:
         cache = batch_jobs._cache
