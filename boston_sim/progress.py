@@ -4,10 +4,12 @@ A foundation module (it imports nothing of the package, and rich only when a bar
 that every layer can show progress without importing upwards: ``analyze(progress=True)``
 draws one, and so do ``run_batch`` and ``boston-sim solve``. Work is reported as
 ``update(done, total)`` (the shape of the analysis's progress callback) or ``advance(n)``.
+:func:`say` prints a line on stderr above the bar that is showing, if one is.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 
@@ -62,6 +64,7 @@ class ProgressBar:
                                  transient=self.transient, redirect_stdout=False,
                                  redirect_stderr=False)
             self._bar.start()
+            _live.append(self)
             self._t0 = time.perf_counter()
             self._task = self._bar.add_task(self.label, total=self.total, rate="")
         return self
@@ -71,6 +74,8 @@ class ProgressBar:
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
+            if self in _live:
+                _live.remove(self)
 
     def __enter__(self) -> ProgressBar:
         return self.start()
@@ -98,3 +103,16 @@ class ProgressBar:
             dt = time.perf_counter() - self._t0
             fields["rate"] = f"{RATE_PER * done / dt:.1f} {self.rate}" if dt > 0 else ""
         self._bar.update(self._task, completed=done, total=total, **fields)
+
+
+_live: list[ProgressBar] = []  # the bars drawn now, the newest last
+
+
+def say(message: str) -> None:
+    """Print ``message`` as one line on stderr: above the bar being drawn, if any (a plain
+    write would be overdrawn by it), else directly."""
+    if _live:
+        _live[-1]._bar.console.print(message, markup=False, highlight=False, soft_wrap=True)
+    else:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()

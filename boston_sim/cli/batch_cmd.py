@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import echo_json, fail, parse_options, user_errors
+from .common import compile_notice, echo_json, fail, parse_options, user_errors
 
 OptionList = Annotated[
     list[str] | None,
@@ -111,6 +111,7 @@ def batch(
             turnup=turnup, risk_threshold=risk_threshold, max_time=max_time)
         if rules is not None:  # a bad --rules is a usage error, not one bad row per hand
             check_rules(settings.rules, settings.option_map)
+        compile_notice(progress)
         try:
             s = run_batch(file, out, settings, fmt=fmt, input_format=input_format,
                           workers=workers, scheduler=scheduler, resume=resume,

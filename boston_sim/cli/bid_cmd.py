@@ -20,7 +20,7 @@ from ..config import (
     SE_TARGET,
     TIME_STEP,
 )
-from .common import echo_json, parse_options, user_errors
+from .common import echo_json, notice_at_compile, parse_options, user_errors
 
 Hand = Annotated[str, typer.Argument(help="Your 13 cards, e.g. AKQ2.JT9.876.543 or "
                                           "'S:AKQ2 H:JT9 D:876 C:543'.")]
@@ -74,7 +74,8 @@ CsvFile = Annotated[Path | None, typer.Option(
     "--csv", help="Also write the table (every trump candidate) to this CSV file.")]
 PlotFile = Annotated[Path | None, typer.Option(
     "--plot", help="Also draw the payoffs to this image file (.png, .svg, .pdf).")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, and no notice "
+                                                       "that a first run compiles the solver.")]
 
 
 def bid(
@@ -115,7 +116,8 @@ def bid(
             precision=precision, seed=seed, known=known, constraints=constraint,
             turnup=turnup, partner=partner, context=context, risk_threshold=risk,
             threads=threads, max_time=max_time)
-        a = analyze(hand, settings, progress=not quiet and sys.stderr.isatty())
+        with notice_at_compile(not quiet):
+            a = analyze(hand, settings, progress=not quiet and sys.stderr.isatty())
         if csv_file is not None:
             from ..views import write_csv
 

@@ -1,4 +1,5 @@
-"""Helpers shared by the command modules: one-line user errors, ``key=value`` options, JSON.
+"""Helpers shared by the command modules: one-line user errors, ``key=value`` options, JSON,
+and the notice that a first run compiles the solver.
 
 Every command body runs inside ``with user_errors():`` so that a bad hand, rule set or option
 prints ``error: <one line>`` on stderr and exits with code 2, never a traceback. Only the
@@ -17,6 +18,7 @@ from typing import Any
 import typer
 
 USER_ERROR_EXIT = 2  # same code click uses for a bad command line
+COMPILE_NOTICE = "compiling the solver (first run only, about 30 s)..."
 
 
 def _one_line(text: object) -> str:
@@ -64,3 +66,34 @@ def echo_json(obj: Any) -> None:
     """Print ``obj`` as JSON on stdout (UTF-8 kept readable; NaN refused: use null)."""
     json.dump(obj, sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
     sys.stdout.write("\n")
+
+
+def compile_notice(enabled: bool = True) -> None:
+    """Print :data:`COMPILE_NOTICE` on stderr now if the solver's kernels are in no cache (a
+    fresh install, or new solver sources), so that the wait is not a silent 0% bar; nothing
+    when they are cached or ``enabled`` is false. For a command whose searches run in other
+    processes (``batch``); in-process commands use :func:`notice_at_compile`."""
+    if not enabled:
+        return
+    from ..solver import kernels_cached
+
+    if not kernels_cached():
+        typer.echo(COMPILE_NOTICE, err=True)
+
+
+@contextlib.contextmanager
+def notice_at_compile(enabled: bool = True) -> Iterator[None]:
+    """Within the block, the first search that has to compile the solver first prints
+    :data:`COMPILE_NOTICE` on stderr (above a progress bar, if one is drawn). A command that
+    fails before it searches (a bad hand, an impossible constraint) prints nothing."""
+    if not enabled:
+        yield
+        return
+    from ..progress import say
+    from ..solver import on_first_compile
+
+    on_first_compile(lambda: say(COMPILE_NOTICE))
+    try:
+        yield
+    finally:
+        on_first_compile(None)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ..config import DEFAULT_RULES, DEFAULT_SEAT
-from .common import fail, parse_options, user_errors
+from .common import fail, notice_at_compile, parse_options, user_errors
 
 RESULTS_SUFFIXES = (".csv", ".jsonl", ".parquet")
 DEFAULT_HAND_IMAGE = "hand.png"
@@ -61,7 +61,8 @@ def plot(
             settings = AnalysisSettings.build(rules=rules, seat=seat,
                                               options=parse_options(option), samples=samples,
                                               seed=seed)
-            plot_hand(analyze(target, settings), dest)
+            with notice_at_compile():
+                plot_hand(analyze(target, settings), dest)
         typer.echo(str(dest))
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import echo_json, fail, user_errors
+from .common import echo_json, fail, notice_at_compile, user_errors
 
 KINDS = ("at_least", "at_most", "exactly")
 PROGRESS_MIN_DEALS = 20  # below this a file is solved too fast for a bar to help
@@ -163,7 +163,8 @@ def _solve_deal(text: str, q: _Query, progress: bool | None = None) -> dict[str,
 
     result, searches = _plan(text, q)
     show = progress if progress is not None else q.table and sys.stderr.isatty()
-    with ProgressBar("solving (searches)", len(searches), count=True, enabled=show) as bar:
+    with (ProgressBar("solving (searches)", len(searches), count=True, enabled=show) as bar,
+          notice_at_compile(progress is not False)):
         run_searches(searches, bar.advance)
     return _as_dict(result)
 
@@ -243,7 +244,8 @@ def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> 
         sys.stderr.isatty() and len(todo) >= PROGRESS_MIN_DEALS)
     results: list[dict[str, Any]] = []
     failed = 0
-    with ProgressBar("solving (deals)", len(todo), count=True, enabled=show) as bar:
+    with (ProgressBar("solving (deals)", len(todo), count=True, enabled=show) as bar,
+          notice_at_compile(progress is not False)):
         for lo in range(0, len(todo), FILE_BATCH):
             batch, bad = _solve_chunk(todo[lo : lo + FILE_BATCH], q, bar)
             results += batch

@@ -22,6 +22,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,7 +32,9 @@ from ..errors import SolverInputError
 from ._misere import sure_misere
 
 __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_jobs",
-           "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError"]
+           "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
+           "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
+           "on_first_compile"]
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
 _MODES = {"max": 0, "min": 1}
@@ -50,9 +53,81 @@ def _batch_workspaces():
     if ws is None or ws[0] != n:
         from ._driver import new_workspaces
 
-        ws = (n, new_workspaces(n, SOLVER_TT_BITS))
+        fresh = (n, new_workspaces(n, SOLVER_TT_BITS))
+        _register_counters(fresh[1][4], None if ws is None else ws[1][4])
+        ws = fresh
         _local.batch_ws = ws
     return ws[1]
+
+
+# --------------------------------------------------------------------------- work counters
+
+
+class WorkCounters(NamedTuple):
+    """How much search work the batch solver did (:func:`work_counters`)."""
+
+    nodes: int  # expanded nodes (moves generated)
+    positions: int  # trick-boundary positions entered below each root
+    jobs: int  # jobs answered (a job given up at a deadline is not counted)
+
+
+_counters_lock = threading.Lock()
+# the parameter blocks of the live batch workspaces, with the Python thread that owns each;
+# the search counts into them, and these wrappers only ever read them
+_blocks: list[tuple[threading.Thread, np.ndarray]] = []
+_retired = [0, 0]  # nodes, positions of workspaces dropped since
+_jobs_answered = [0]
+_baseline = WorkCounters(0, 0, 0)
+
+
+def _register_counters(P: np.ndarray, old: np.ndarray | None) -> None:
+    """Follow the new parameter block ``P`` of this thread; fold the dropped ``old`` one's
+    counts into the retired totals (a change of thread count must not lose work)."""
+    with _counters_lock:
+        if old is not None:
+            _retire(old)
+            _blocks[:] = [(t, b) for t, b in _blocks if b is not old]
+        _blocks.append((threading.current_thread(), P))
+
+
+def _retire(P: np.ndarray) -> None:
+    from ._layout import P_NODES, P_TRICKS
+
+    _retired[0] += int(P[:, P_NODES].sum())
+    _retired[1] += int(P[:, P_TRICKS].sum())
+
+
+def _totals() -> WorkCounters:
+    """The counts since the process started (blocks of finished threads retire here)."""
+    from ._layout import P_NODES, P_TRICKS
+
+    with _counters_lock:
+        for b in [b for t, b in _blocks if not t.is_alive()]:
+            _retire(b)
+        _blocks[:] = [(t, b) for t, b in _blocks if t.is_alive()]
+        nodes = _retired[0] + sum(int(b[:, P_NODES].sum()) for _, b in _blocks)
+        positions = _retired[1] + sum(int(b[:, P_TRICKS].sum()) for _, b in _blocks)
+        return WorkCounters(nodes, positions, _jobs_answered[0])
+
+
+def work_counters() -> WorkCounters:
+    """The search work of every batch (:func:`solve_jobs`, :func:`solve_batch`,
+    :func:`solve_batch_target`) in this process, over all its threads, since the last
+    :func:`reset_work_counters`: expanded nodes, trick-boundary positions, jobs answered.
+
+    The searches count into their workspaces anyway; this only adds them up, so it costs
+    the search nothing. Each job starts from an empty table, so the counts of a set of jobs
+    do not depend on the number of threads. A batch still running is counted as far as it
+    got. The single-deal wrappers (:func:`solve`, :func:`solve_target`) are not counted."""
+    now = _totals()
+    return WorkCounters(*(a - b for a, b in zip(now, _baseline, strict=True)))
+
+
+def reset_work_counters() -> None:
+    """Start :func:`work_counters` from zero (the workspaces' own counters are left alone:
+    the search reads them)."""
+    global _baseline
+    _baseline = _totals()
 
 
 def _workspace():
@@ -349,6 +424,7 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
     from ._driver import batch_jobs
     from ._layout import P_ABORT
 
+    _before_batch()
     ws = _batch_workspaces()
     P = ws[4]
     timer = None
@@ -370,6 +446,8 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
             timer.cancel()
             timer.join()
         P[:, P_ABORT] = 0
+    with _counters_lock:
+        _jobs_answered[0] += int(np.count_nonzero(out >= 0))
     return out
 
 
@@ -411,6 +489,45 @@ def _run_watched(kernel, args, counter: np.ndarray, P: np.ndarray,
         raise
     if failed:
         raise failed[0]
+
+
+def kernels_cached() -> bool:
+    """Whether the batch kernel (every batch wrapper runs it) is ready without compiling:
+    compiled in this process, or in numba's on-disk cache for these kernel sources (the
+    cache key holds their digest, see ``_jit``). False means the first batch compiles the
+    solver first (half a minute or more). Reads the cache's index only; loads nothing.
+
+    It asks numba's per-function cache (its index and key, private API) the question the
+    first call will ask; if that API cannot answer, it says True (nothing to announce)."""
+    from ._driver import batch_jobs
+
+    if getattr(batch_jobs, "overloads", True):  # compiled here, or no jit at all
+        return True
+    try:
+        cache = batch_jobs._cache
+        index = cache._cache_file._load_index()
+        want = cache._index_key(None, batch_jobs.targetctx.codegen())[1:]
+    except Exception:  # noqa: BLE001 - a numba without this API: no notice, not an error
+        return True
+    return any(tuple(key[1:]) == tuple(want) for key in index)
+
+
+_compile_hook: list[Callable[[], None]] = []
+
+
+def on_first_compile(callback: Callable[[], None] | None) -> None:
+    """``callback()`` runs once, in the calling thread, just before the next batch if that
+    batch has to compile the kernel first (:func:`kernels_cached` is false): the moment to
+    say why the first answer takes half a minute. ``None`` removes a callback not yet run."""
+    _compile_hook[:] = [] if callback is None else [callback]
+
+
+def _before_batch() -> None:
+    """Run (and forget) the :func:`on_first_compile` callback if this batch compiles."""
+    if _compile_hook:
+        callback = _compile_hook.pop()
+        if not kernels_cached():
+            callback()
 
 
 def _workers() -> int:
