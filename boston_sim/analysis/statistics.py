@@ -1,5 +1,13 @@
 """Statistics of one way of playing a rung, from its per-sample tricks and the rule set's
 dense payment vectors: P(make), mean tricks, expected counters with standard errors, risk.
+
+A two-phase trick search (:mod:`.solving`) counts a deal that fails its lowest target ``T``
+only when its coin flip says so (probability ``q``); the others are recorded as -1. Every mean
+is then taken over per-deal terms ``y`` (:func:`estimator_terms`): ``f(t)`` for a make, and for
+a failure ``c + (f(t) - c) * S / q`` with ``S`` = 1 if counted and ``c = f(T - 1)``. The ``y``
+are i.i.d. with mean ``E[f]``, so their mean is unbiased and ``se(y)`` its standard error
+(paired differences too); ``c`` makes an uncounted failure cost no variance when ``f`` is
+constant below ``T`` (P(make) stays exact).
 """
 
 from __future__ import annotations
@@ -35,7 +43,9 @@ class CandidateStats:
     ev_net_se: float = math.nan
     p_loss_gt: float = math.nan
     cvar5: float = math.nan
-    net: np.ndarray | None = None  # per-sample net counters (priced rungs)
+    net: np.ndarray | None = None  # per-sample net counters (priced rungs): the terms y
+    # the net counters of the deals with a known count and their weights (pictures, CVaR)
+    net_sample: tuple[np.ndarray, np.ndarray] | None = None
     suit_rank: int = -1  # the trump's suit preference (ties between trumps), -1 for none
 
     @property
@@ -43,30 +53,90 @@ class CandidateStats:
         return len(self.tricks)
 
 
+def sample_weights(t: np.ndarray, floor: int, q: float) -> np.ndarray:
+    """Each deal's weight in the empirical distribution of a two-phase search: 1 for a make,
+    ``1/q`` for a counted failure, 0 for an uncounted one (all 1 when ``q`` = 1)."""
+    if q >= 1:
+        return np.ones(len(t))
+    return np.where(t >= floor, 1.0, np.where(t >= 0, 1.0 / q, 0.0))
+
+
+def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int, q: float) -> np.ndarray:
+    """The terms ``y`` whose mean estimates ``E[values[t]]`` (module docstring); with
+    ``q`` = 1 every count is known and ``y = values[t]``."""
+    f = values[np.maximum(t, 0)].astype(float)
+    if q >= 1:
+        return f
+    c = float(values[floor - 1])
+    return np.where(t >= floor, f, np.where(t >= 0, c + (f - c) / q, c))
+
+
+def trick_bins(t: np.ndarray, floor: int, q: float) -> np.ndarray:
+    """The trick distribution over 0..13. Counts from ``floor`` up are exact; the failures'
+    mass is the exact share of failures, spread over 0..floor-1 as the counted failures are
+    (a ratio estimate: consistent, never negative, summing to 1); when none was counted, it
+    lies at ``floor - 1``."""
+    m = len(t)
+    if q >= 1:
+        return np.bincount(t.astype(np.int64), minlength=TRICK_COUNTS)[:TRICK_COUNTS] / m
+    dist = np.bincount(np.maximum(t, 0)[t >= floor].astype(np.int64),
+                       minlength=TRICK_COUNTS)[:TRICK_COUNTS] / m
+    failed = t < floor
+    counted = np.bincount(t[failed & (t >= 0)].astype(np.int64), minlength=floor)[:floor]
+    share = failed.mean()
+    if counted.sum():
+        dist[:floor] = share * counted / counted.sum()
+    else:
+        dist[floor - 1] = share
+    return dist
+
+
+def weighted_cvar(x: np.ndarray, w: np.ndarray, tail: float) -> float:
+    """The mean of the worst ``tail`` share of the weighted empirical distribution of ``x``
+    (the last value taken in part). A consistent plug-in estimate, as the unweighted one is
+    (which it equals for equal weights when ``tail * len`` is whole)."""
+    order = np.argsort(x, kind="stable")
+    xs, ws = x[order], w[order]
+    need = tail * ws.sum()
+    cum = np.cumsum(ws)
+    take = np.clip(need - (cum - ws), 0.0, ws)
+    return float((xs * take).sum() / take.sum())
+
+
 def candidate_stats(cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.ndarray,
-                    ok: np.ndarray, threshold: float, suit_rank: int = -1) -> CandidateStats:
+                    ok: np.ndarray, threshold: float, suit_rank: int = -1, floor: int = 0,
+                    q: float = 1.0) -> CandidateStats:
     """Per-candidate statistics from per-sample tricks ``t`` and the rung's dense vectors
     (``ok[t]``: made, ``pay[t]`` / ``net[t]``: counters per adversary / net);
-    ``p_loss_gt`` is P(net < -threshold)."""
+    ``p_loss_gt`` is P(net < -threshold). ``floor`` and ``q``: a two-phase search's lowest
+    target and share of failures counted (module docstring)."""
     m = len(t)
-    p = float(ok[t].mean())
-    dist = np.bincount(t.astype(np.int64), minlength=TRICK_COUNTS)[:TRICK_COUNTS] / m
+    q = 1.0 if floor <= 0 else q
+    p = float(estimator_terms(t, ok, floor, q).mean())
     st = CandidateStats(cand, t, p_make=p, p_make_se=math.sqrt(p * (1 - p) / m),
-                        mean_tricks=float(t.mean()), trick_distribution=[float(x) for x in dist],
+                        mean_tricks=float(estimator_terms(t, np.arange(TRICK_COUNTS), floor,
+                                                          q).mean()),
+                        trick_distribution=[float(x) for x in trick_bins(t, floor, q)],
                         priced=not np.isnan(net[:TRICK_COUNTS]).all(), suit_rank=suit_rank)
     if st.priced:
-        pay_s = pay[t]
-        net_s = net[t]
+        pay_s = estimator_terms(t, pay, floor, q)
+        net_s = estimator_terms(t, net, floor, q)
         if np.isnan(net_s).any():
             raise RulesError("the rules give no price for a trick count the solver produced")
-        k = max(1, math.ceil(CVAR_TAIL * m))
         st.ev_per_adversary = float(pay_s.mean())
         st.ev_per_adversary_se = se(pay_s)
         st.ev_net = float(net_s.mean())
         st.ev_net_se = se(net_s)
-        st.p_loss_gt = float((net_s < -threshold).mean())
-        st.cvar5 = float(np.sort(net_s)[:k].mean())
+        st.p_loss_gt = float(estimator_terms(t, net < -threshold, floor, q).mean())
         st.net = net_s
+        w = sample_weights(t, floor, q)
+        known = w > 0
+        st.net_sample = (net[t[known]], w[known])
+        if q >= 1:
+            k = max(1, math.ceil(CVAR_TAIL * m))
+            st.cvar5 = float(np.sort(net_s)[:k].mean())
+        else:
+            st.cvar5 = weighted_cvar(*st.net_sample, CVAR_TAIL)
     return st
 
 
