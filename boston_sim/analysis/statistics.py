@@ -4,10 +4,12 @@ dense payment vectors: P(make), mean tricks, expected counters with standard err
 A two-phase trick search (:mod:`.solving`) counts a deal that fails its lowest target ``T``
 only when its coin flip says so (probability ``q``); the others are recorded as -1. Every mean
 is then taken over per-deal terms ``y`` (:func:`estimator_terms`): ``f(t)`` for a make, and for
-a failure ``c + (f(t) - c) * S / q`` with ``S`` = 1 if counted and ``c = f(T - 1)``. The ``y``
-are i.i.d. with mean ``E[f]``, so their mean is unbiased and ``se(y)`` its standard error
-(paired differences too); ``c`` makes an uncounted failure cost no variance when ``f`` is
-constant below ``T`` (P(make) stays exact).
+a failure ``c_i + (f(t) - c_i) * S / q`` with ``S`` = 1 if counted. ``c_i``, the mean of ``f``
+over the *other* counted failures (``f(T - 1)`` when there is none), does not depend on deal
+``i``'s own coin, so every ``y_i`` has mean ``E[f]`` and ``mean(y)`` is unbiased; it equals the
+ratio estimate (makes exact, failures at the counted failures' mean), whose variance is far
+smaller than with a fixed ``c``. ``se(y)`` is its standard error (the ``y`` share the ``c``
+only through O(1/n) terms; tested for calibration), paired differences too.
 """
 
 from __future__ import annotations
@@ -67,8 +69,14 @@ def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int, q: float) -> 
     f = values[np.maximum(t, 0)].astype(float)
     if q >= 1:
         return f
-    c = float(values[floor - 1])
-    return np.where(t >= floor, f, np.where(t >= 0, c + (f - c) / q, c))
+    counted = (t >= 0) & (t < floor)
+    k = int(counted.sum())
+    total = float(f[counted].sum())
+    others = np.where(counted, k - 1, k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.where(others > 0, (total - np.where(counted, f, 0.0)) / others,
+                     float(values[floor - 1]))
+    return np.where(t >= floor, f, np.where(counted, c + (f - c) / q, c))
 
 
 def trick_bins(t: np.ndarray, floor: int, q: float) -> np.ndarray:

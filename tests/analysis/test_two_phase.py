@@ -67,11 +67,43 @@ def test_only_makes_and_drawn_failures_are_counted_and_they_are_exact():
     assert fail_count_uniforms(seed, 5).tolist() == fail_count_uniforms(seed, n)[:5].tolist()
 
 
+def _terms(t: np.ndarray, f_of: np.ndarray, floor: int, q: float) -> np.ndarray:
+    """The estimator's terms, written out: a make counts f(t); a failure c_i, plus
+    (f(t) - c_i) / q if counted, c_i the mean f of the *other* counted failures."""
+    fails = [j for j, x in enumerate(t) if 0 <= x < floor]
+    y = []
+    for i, x in enumerate(t):
+        if x >= floor:
+            y.append(f_of[x])
+            continue
+        others = [f_of[t[j]] for j in fails if j != i]
+        c = float(np.mean(others)) if others else float(f_of[floor - 1])
+        y.append(c + (f_of[x] - c) / q if x >= 0 else c)
+    return np.array(y)
+
+
+@pytest.mark.parametrize("t", [
+    [6, 5, -1, -1, 2, 3, -1, 7],  # several counted failures
+    [6, -1, 3, 8, -1],  # one: its own c falls back to f(T - 1), the others' is its f
+    [7, -1, -1, 5],  # none counted
+    [9, 6, 5],  # no failure
+])
+def test_estimator_terms_follow_the_written_out_rule(t):
+    from boston_sim.analysis.statistics import estimator_terms
+
+    t = np.array(t, dtype=np.int8)
+    f_of = np.array([-150.0, -123, -93, -63, -33, 12, 14, 17, 20, 23, 26, 29, 31, 33])
+    for q in (0.25, 0.6):
+        assert estimator_terms(t, f_of, 5, q) == pytest.approx(_terms(t, f_of, 5, q))
+    assert estimator_terms(t[t >= 0], f_of, 5, 1.0).tolist() == f_of[t[t >= 0]].tolist()
+
+
 def test_the_estimates_are_the_means_of_the_weighted_terms():
-    """Every figure of a two-phase row from its per-sample tricks: a make counts f(t), an
-    uncounted failure c = f(T - 1), a counted one c + (f(t) - c) / q; P(make) stays exact and
+    """Every figure of a two-phase row from its per-sample tricks (:func:`_terms`); the mean
+    is the ratio estimate (failures at the counted failures' mean), P(make) stays exact and
     the trick distribution puts the exact failure share below T."""
-    a = analyze(MIXED, seat="second", samples=30, seed=4, fail_count_rate=0.5)
+    q = 0.5
+    a = analyze(MIXED, seat="second", samples=30, seed=4, fail_count_rate=q)
     ref = analyze(MIXED, seat="second", samples=30, seed=4, fail_count_rate=1.0)
     u = fail_count_uniforms(4, 30)
     floor = 5  # boston, the lowest trick rung of the spade search
@@ -80,13 +112,15 @@ def test_the_estimates_are_the_means_of_the_weighted_terms():
         row = rows.loc[rung]
         t = a.tricks[(rung, row["trump"])]
         exact = ref.tricks[(rung, row["trump"])]
-        assert ((t == exact) | ((t == -1) & (exact < floor) & (u >= 0.5))).all()
+        assert ((t == exact) | ((t == -1) & (exact < floor) & (u >= q))).all()
         net = a.rules.net_vector(rung, row["trump"], {})
-        f = net[np.maximum(t, 0)]
-        c = net[floor - 1]
-        y = np.where(t >= floor, f, np.where(t >= 0, c + (f - c) / 0.5, c))
+        y = _terms(t, net, floor, q)
         assert row["ev_net"] == pytest.approx(y.mean())
         assert row["ev_net_se"] == pytest.approx(y.std(ddof=1) / math.sqrt(len(y)))
+        counted = (t >= 0) & (t < floor)
+        if counted.sum() >= 2:
+            ratio = (net[t[t >= floor]].sum() + (t < floor).sum() * net[t[counted]].mean())
+            assert row["ev_net"] == pytest.approx(ratio / len(t))
         assert row["p_make"] == ref.rungs.set_index("rung").loc[rung, "p_make"]
         dist = np.asarray(row["trick_distribution"])
         assert dist.sum() == pytest.approx(1.0)
@@ -98,7 +132,7 @@ def test_the_estimates_are_the_means_of_the_weighted_terms():
     # the pictures get the counted deals' real net results, weighted
     trump = {r["rung"]: r["trump"] for r in a.rung_rows}
     for rung, (values, w) in a.payoff_samples.items():
-        assert set(np.unique(w)) <= {1.0, 2.0}
+        assert set(np.unique(w)) <= {1.0, 1 / q}
         assert w.sum() == pytest.approx(len(a.payoffs[rung]), rel=0.5)
         assert np.isin(values, a.rules.net_vector(rung, trump[rung], {})).all()
 
