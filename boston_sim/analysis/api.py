@@ -78,6 +78,10 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int) -> list[str]:
         notes.append("misère and Piccolissimo rungs are yes/no searches: their trick "
                      "distribution shows 0 (made) or 1 (failed, at least one trick); "
                      "Piccolissimo: 1 made, 0 failed")
+    if s.fail_count_rate < 1 and any(r.kind == "at_least" for r in rs.rungs):
+        notes.append(f"deals that failed a trick search's lowest target had their tricks "
+                     f"counted on a random {s.fail_count_rate:.0%} of them, weighted to stay "
+                     "unbiased (the SEs include it); P(make) is exact")
     if rs.options.get("boston_card_mode") == "own_suit_top":
         notes.append("boston_card_mode=own_suit_top is solved as 'trump': the solver models the "
                      "boston card only as the top trump (A-40)")
