@@ -55,12 +55,19 @@ class CandidateStats:
         return len(self.tricks)
 
 
-def sample_weights(t: np.ndarray, floor: int, q: float) -> np.ndarray:
-    """Each deal's weight in the empirical distribution of a two-phase search: 1 for a make,
-    ``1/q`` for a counted failure, 0 for an uncounted one (all 1 when ``q`` = 1)."""
+def sample_weights(t: np.ndarray, floor: int, q: float) -> tuple[np.ndarray, np.ndarray]:
+    """The weighted empirical distribution of a two-phase search's tricks: each deal's count
+    and weight. A make weighs 1; the counted failures share the failures' exact mass (each
+    weighs failures / counted; an uncounted failure 0), as in the ratio estimate of the EV;
+    when none was counted, the failures lie at ``floor - 1``. All 1 when ``q`` = 1."""
     if q >= 1:
-        return np.ones(len(t))
-    return np.where(t >= floor, 1.0, np.where(t >= 0, 1.0 / q, 0.0))
+        return t, np.ones(len(t))
+    failed = t < floor
+    counted = failed & (t >= 0)
+    k = int(counted.sum())
+    if k == 0:
+        return np.where(failed, floor - 1, t), np.ones(len(t))
+    return t, np.where(failed, np.where(counted, failed.sum() / k, 0.0), 1.0)
 
 
 def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int, q: float) -> np.ndarray:
@@ -137,9 +144,9 @@ def candidate_stats(cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.nda
         st.ev_net_se = se(net_s)
         st.p_loss_gt = float(estimator_terms(t, net < -threshold, floor, q).mean())
         st.net = net_s
-        w = sample_weights(t, floor, q)
+        tw, w = sample_weights(t, floor, q)
         known = w > 0
-        st.net_sample = (net[t[known]], w[known])
+        st.net_sample = (net[tw[known]], w[known])
         if q >= 1:
             k = max(1, math.ceil(CVAR_TAIL * m))
             st.cvar5 = float(np.sort(net_s)[:k].mean())

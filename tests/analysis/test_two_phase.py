@@ -134,8 +134,7 @@ def test_the_estimates_are_the_means_of_the_weighted_terms():
     # the pictures get the counted deals' real net results, weighted
     trump = {r["rung"]: r["trump"] for r in a.rung_rows}
     for rung, (values, w) in a.payoff_samples.items():
-        assert set(np.unique(w)) <= {1.0, 1 / q}
-        assert w.sum() == pytest.approx(len(a.payoffs[rung]), rel=0.5)
+        assert w.sum() == pytest.approx(len(a.payoffs[rung]))  # the failures' exact mass
         assert np.isin(values, a.rules.net_vector(rung, trump[rung], {})).all()
 
 
@@ -214,3 +213,25 @@ def test_two_phase_estimates_are_calibrated_on_a_middling_hand():
 def test_two_phase_estimates_are_calibrated_on_a_weak_hand():
     """Spades, Boston: every deal fails, and the exact counts are the slow ones."""
     _calibration(WEAK, "S", "boston", 5, seeds=30, n=60, ref_n=400)
+
+
+def test_the_weighted_distribution_gives_the_failures_their_exact_mass():
+    """Pictures and CVaR: makes weigh 1, the counted failures share the failures' whole mass
+    (none counted: they lie at T - 1); the weighted CVaR reads the worst tail of it."""
+    from boston_sim.analysis.statistics import sample_weights, weighted_cvar
+
+    t = np.array([6, 5, -1, -1, 2, 3, -1, 7, 1, -1], dtype=np.int8)
+    tw, w = sample_weights(t, 5, Q)
+    assert w.tolist() == pytest.approx([1, 1, 0, 0, 7 / 3, 7 / 3, 0, 1, 7 / 3, 0])
+    assert w.sum() == pytest.approx(len(t)) and (tw == t).all()
+    net = np.array([-150.0, -123, -93, -63, -33, 12, 14, 17, 20, 23, 26, 29, 31, 33])
+    x = net[tw[w > 0]]
+    # the worst 20% (2 of 10 deals' mass) all lie at 1 trick, which carries 7/3
+    assert weighted_cvar(x, w[w > 0], 0.2) == pytest.approx(-123)
+    # 40%: 7/3 at -123, then 5/3 of the 7/3 at 2 tricks (-93)
+    assert weighted_cvar(x, w[w > 0], 0.4) == pytest.approx((7 / 3 * -123 + 5 / 3 * -93) / 4)
+    tw, w = sample_weights(np.array([6, -1, -1], dtype=np.int8), 5, Q)
+    assert tw.tolist() == [6, 4, 4] and w.tolist() == [1, 1, 1]
+    # equal weights: the plain mean of the worst k
+    v = np.arange(40.0)[::-1]
+    assert weighted_cvar(v, np.ones(40), 0.05) == np.sort(v)[:2].mean()
