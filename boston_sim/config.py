@@ -50,6 +50,11 @@ MAX_SAMPLES: int = 20_000  # cap on the samples drawn by precision mode
 ROUND: int = 50
 # With a time limit, the least batch of deals solved at once; the first is always solved whole.
 TIME_STEP: int = 2
+# Two-phase trick searches: every deal first answers "at least T tricks?" (T: the lowest target
+# of the rungs sharing the search); only the makes and this share of the failures, drawn at
+# random, are then counted exactly (the others enter the estimates unbiasedly, see statistics).
+# 1 counts every failure (exact counts, as before). BOSTON_SIM_FAIL_COUNT_RATE overrides.
+FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "0.25"))
 # Suits that ``analyze`` takes as context rather than rule options (unless the rule set has an
 # option of that name): the CLI's --option preference=H, a batch row's options.
 CONTEXT_KEYS: tuple[str, ...] = ("preference", "senior", "junior")

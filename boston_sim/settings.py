@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .config import DEFAULT_PARTNER, DEFAULT_RULES, DEFAULT_SEAT, MAX_SAMPLES
+from .config import DEFAULT_PARTNER, DEFAULT_RULES, DEFAULT_SEAT, FAIL_COUNT_RATE, MAX_SAMPLES
 
 Pairs = tuple[tuple[str, Any], ...]
 
@@ -51,6 +51,8 @@ class AnalysisSettings:
     P(net < -threshold). ``misere_tricks``: ``"bool"`` settles misères by the yes/no search,
     ``"min"`` counts the declarer's fewest tricks (slower). ``max_time``: seconds after
     which no new batch of deals starts (the numbers then depend on the machine's speed).
+    ``fail_count_rate``: the share of a trick search's failed deals whose trick count is
+    searched (the others only answered "fewer than the lowest target"); 1 counts them all.
     ``threads``: solver threads (None: all cores).
     """
 
@@ -69,6 +71,7 @@ class AnalysisSettings:
     risk_threshold: float = 0.0
     misere_tricks: str = "bool"
     max_time: float | None = None
+    fail_count_rate: float = FAIL_COUNT_RATE
     threads: int | None = None
 
     def __post_init__(self) -> None:

@@ -15,7 +15,7 @@ from ..sampler import Sampler
 from ..settings import AnalysisSettings
 from .evaluate import Evaluation, evaluate
 from .inputs import Problem, check_solving, resolve
-from .plan import plan_candidates
+from .plan import plan_candidates, trick_floors
 from .result import Analysis
 from .rounds import WorkCount, run_rounds
 from .solving import Solver
@@ -78,6 +78,10 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int) -> list[str]:
         notes.append("misère and Piccolissimo rungs are yes/no searches: their trick "
                      "distribution shows 0 (made) or 1 (failed, at least one trick); "
                      "Piccolissimo: 1 made, 0 failed")
+    if s.fail_count_rate < 1 and any(r.kind == "at_least" for r in rs.rungs):
+        notes.append(f"deals that failed a trick search's lowest target had their tricks "
+                     f"counted on a random {s.fail_count_rate:.0%} of them, weighted to stay "
+                     "unbiased (the SEs include it); P(make) is exact")
     if rs.options.get("boston_card_mode") == "own_suit_top":
         notes.append("boston_card_mode=own_suit_top is solved as 'trump': the solver models the "
                      "boston card only as the top trump (A-40)")
@@ -114,12 +118,14 @@ def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
         seed=int(s.seed), rejected=sampler.rejected, recommended=r.recommended,
         runner_up=r.runner_up, diff=r.diff, diff_se=r.diff_se,
         indistinguishable=r.indistinguishable, reason=r.reason, rows=ev.rows,
-        tricks=ev.tricks, payoffs=ev.payoffs, options=dict(p.rules.options),
+        tricks=ev.tricks, payoffs=ev.payoffs, payoff_samples=ev.payoff_samples,
+        options=dict(p.rules.options),
         context=p.context, partner=s.partner, turnup=p.turnup_text,
         known=[f"{format_card(c)}@{'NESW'[seat]}" for c, seat in p.known],
         constraints=[c.describe() for c in p.constraints],
         risk_threshold=float(s.risk_threshold), precision=s.precision, elapsed=elapsed,
-        solves=solver.solves, notes=_notes(p, ev, m), max_time=s.max_time,
+        solves=solver.solves, value_searches=solver.value_searches, notes=_notes(p, ev, m),
+        max_time=s.max_time,
         time_limited=bool(ev.time_limited), settings=s,
     )
 
@@ -152,11 +158,12 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
     check_solving(s)
     with _numba_threads(s.threads), _work_count(progress) as count:
         solver = Solver([c.key for c in cands], p.declarer, tick=count.advance,
-                        misere_tricks=s.misere_tricks)
+                        misere_tricks=s.misere_tricks, floors=trick_floors(p.rules, cands),
+                        fail_rate=s.fail_count_rate, seed=s.seed)
 
         def score() -> Evaluation:
             return evaluate(p.rules, cands, solver.results, p.context, p.mask,
-                            s.risk_threshold, s.partner)
+                            s.risk_threshold, s.partner, s.fail_count_rate)
 
         if s.samples is not None:
             # a fixed number of samples: every search on every sample

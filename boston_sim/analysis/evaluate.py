@@ -17,7 +17,7 @@ import numpy as np
 
 from ..cards import format_card
 from ..rules import RuleSet
-from .plan import Candidate, SolveKey, boston_bit
+from .plan import Candidate, SolveKey, boston_bit, trick_floors
 from .result import TABLE_COLUMNS
 from .statistics import CandidateStats, better, candidate_stats, se
 
@@ -44,14 +44,17 @@ class Recommendation:
 @dataclass
 class Evaluation:
     """Every candidate scored (``stats``, in plan order), the table rows, the per-sample
-    tricks and net counters, and the recommendation; the sampling rounds add whether a time
-    limit cut them and whether some searches stopped before the others."""
+    tricks, the per-sample estimator terms of the net counters (``payoffs``: their mean is
+    the EV) and the net counters' weighted distribution (``payoff_samples``: the counted
+    deals' values and weights, for pictures), and the recommendation; the sampling rounds
+    add whether a time limit cut them and whether some searches stopped before the others."""
 
     rows: list[dict[str, Any]]
     tricks: dict[tuple[str, str | None], np.ndarray]
     payoffs: dict[str, np.ndarray]
     stats: list[CandidateStats]
     recommendation: Recommendation
+    payoff_samples: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     time_limited: bool = False
     stopped_early: bool = False
@@ -78,8 +81,9 @@ def rung_note(rung: Any, partner: str) -> str:
 
 
 def _score(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str, Any],
-           hand: int, threshold: float) -> CandidateStats:
-    """One candidate's statistics under the rule set's payments."""
+           hand: int, threshold: float, floor: int, q: float) -> CandidateStats:
+    """One candidate's statistics under the rule set's payments (``floor``, ``q``: its
+    search's lowest target and share of failures counted, :mod:`.statistics`)."""
     rctx = dict(ctx)
     if c.key.boston:
         rctx["declarer_holds_boston"] = bool(hand >> boston_bit(c.strain) & 1)
@@ -87,7 +91,8 @@ def _score(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str
     pay = rs.payment_vector(rung.id, trump_arg, rctx)
     net = rs.net_vector(rung.id, trump_arg, rctx)
     suit_rank = rs.suit_rank(trump_arg, ctx) if trump_arg else -1
-    return candidate_stats(c, t, pay, net, rung.success_vector(), threshold, suit_rank)
+    return candidate_stats(c, t, pay, net, rung.success_vector(), threshold, suit_rank,
+                           floor, q)
 
 
 def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[str, Any],
@@ -110,17 +115,21 @@ def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[
 
 
 def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.ndarray],
-             ctx: Mapping[str, Any], hand: int, threshold: float, partner: str) -> Evaluation:
+             ctx: Mapping[str, Any], hand: int, threshold: float, partner: str,
+             fail_rate: float = 1.0) -> Evaluation:
     """Score every candidate (each on the samples its search has solved: ``results``),
-    choose trumps and discards ex ante, recommend a bid."""
+    choose trumps and discards ex ante, recommend a bid. ``fail_rate``: the share of the
+    trick searches' failures counted (:class:`~boston_sim.analysis.solving.Solver`)."""
     ev = Evaluation(rows=[], tricks={}, payoffs={}, stats=[], recommendation=Recommendation())
+    floors = trick_floors(rs, cands)
     by_rung: dict[str, list[Candidate]] = {}
     for c in cands:
         by_rung.setdefault(c.rung_id, []).append(c)
     for rung in rs.rungs:
         best_per_trump: dict[str | None, CandidateStats] = {}
         for c in by_rung.get(rung.id, []):
-            st = _score(rs, rung, c, results[c.key], ctx, hand, threshold)
+            st = _score(rs, rung, c, results[c.key], ctx, hand, threshold,
+                        floors.get(c.key, 0), fail_rate)
             ev.stats.append(st)
             prev = best_per_trump.get(c.trump)
             if prev is None or better(st, prev, rung.kind):
@@ -133,6 +142,7 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
             ev.tricks[(rung.id, trump)] = st.tricks
             if st is chosen and st.priced:
                 ev.payoffs[rung.id] = st.net
+                ev.payoff_samples[rung.id] = st.net_sample
             ev.rows.append(_row(rs, rung, st, st is chosen, ctx, partner))
     ev.recommendation = recommend(rs, ev.rows, ev.payoffs)
     if ev.recommendation.recommended is None:

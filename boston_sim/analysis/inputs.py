@@ -74,6 +74,9 @@ def check_solving(s: AnalysisSettings) -> None:
         raise SamplingError("threads must be at least 1")
     if s.misere_tricks not in MISERE_TRICKS_MODES:
         raise SamplingError(f"misere_tricks must be bool or min, not {s.misere_tricks!r}")
+    if not 0 < s.fail_count_rate <= 1:
+        raise SamplingError("fail_count_rate must be in (0, 1]: the share of failed deals "
+                            "whose trick count is searched")
 
 
 def _load_rules(s: AnalysisSettings, ctx: dict[str, Any]) -> RuleSet:

@@ -114,3 +114,14 @@ def plan_candidates(rules: RuleSet, hand: int, declarer: int, partner: int,
 def boston_bit(strain: int) -> int:
     """The boston card for a trump suit: J♦, or J♥ when diamonds are trumps (A-40)."""
     return card_bit(1 if strain == 2 else 2, 11)
+
+
+def trick_floors(rules: RuleSet, cands: list[Candidate]) -> dict[SolveKey, int]:
+    """For every trick search (mode ``"at_least"``), the lowest target among the rungs that
+    use it: a deal below it fails them all, whatever its exact count."""
+    out: dict[SolveKey, int] = {}
+    for c in cands:
+        if c.key.mode == "at_least":
+            t = rules.rung(c.rung_id).target
+            out[c.key] = min(out.get(c.key, t), t)
+    return out

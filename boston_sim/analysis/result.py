@@ -59,8 +59,13 @@ class Analysis:
     ``rung_rows`` the chosen row of each rung in ladder order; ``table`` and ``rungs`` are the
     same as pandas DataFrames (built on first use, so that a report that does not need them
     does not import pandas). ``tricks[(rung_id, trump)]`` holds the per-sample tricks (trump =
-    strain letter or None), ``payoffs[rung_id]`` the per-sample net counters of the chosen
-    trump of every priced rung. ``settings``: what the analysis was asked with.
+    strain letter or None; -1: a failure whose count was not searched, ``fail_count_rate``),
+    ``payoffs[rung_id]`` the per-sample estimator terms of the net counters of the chosen
+    trump of every priced rung (the net counters themselves when every count is known:
+    their mean is the EV, their SE its SE; see :mod:`.statistics`), and
+    ``payoff_samples[rung_id]`` the net counters of its deals with a known count and their
+    weights: the distribution to draw. ``solves``: deal-searches done; ``value_searches``:
+    the exact trick counts among them. ``settings``: what the analysis was asked with.
     """
 
     rules: RuleSet
@@ -78,6 +83,7 @@ class Analysis:
     rows: list[dict[str, Any]]
     tricks: dict[tuple[str, str | None], np.ndarray]
     payoffs: dict[str, np.ndarray]
+    payoff_samples: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     context: dict[str, Any] = field(default_factory=dict)
     partner: str = "opposite"
@@ -88,6 +94,7 @@ class Analysis:
     precision: float | None = None
     elapsed: float = 0.0
     solves: int = 0
+    value_searches: int = 0
     notes: list[str] = field(default_factory=list)
     max_time: float | None = None
     time_limited: bool = False

@@ -1,6 +1,12 @@
 """The searches of an analysis, batched: :class:`Solver` runs each distinct
 :class:`~boston_sim.analysis.plan.SolveKey` over a growing pool of samples, all keys of a call
-in one parallel batch of the solver (:func:`boston_sim.solver.solve_jobs`)."""
+in parallel batches of the solver (:func:`boston_sim.solver.solve_jobs`).
+
+A trick search may run in two phases: every deal first answers the cheap yes/no question "at
+least T tricks?" (T: the lowest target of the rungs that share the search), then only the
+deals that said yes, and a random share ``fail_rate`` of those that said no, are counted
+exactly. The others are recorded as :data:`UNCOUNTED`; :mod:`.statistics` weighs the counted
+failures so that every estimate stays unbiased."""
 
 from __future__ import annotations
 
@@ -16,15 +22,52 @@ PILOT = 8
 """Deals a trick search solves before the others of its first round, to learn a first guess."""
 
 NO_TRICK = 0  # the misère question: can the declarer take no trick?
+UNCOUNTED = -1  # a two-phase trick search's failed deal whose count was not searched
+FAIL_COUNT_STREAM = 0x6661696C  # the failures' coin flips: a random stream of their own
+
+
+def fail_count_uniforms(seed: int, n: int) -> np.ndarray:
+    """The uniforms ``u[i]`` of the pool's deals ``0..n-1``: a failed deal ``i`` of a
+    two-phase search is counted when ``u[i] < fail_rate``. They depend only on the seed and
+    the deal's index (a longer draw extends a shorter one), so neither the threads, nor the
+    rounds, nor the search changes which deals are counted."""
+    seq = np.random.SeedSequence([int(seed), FAIL_COUNT_STREAM])
+    return np.random.Generator(np.random.PCG64(seq)).random(n)
 
 
 def first_guess(done: np.ndarray) -> int:
-    """The first target of the value searches of a key: the median of its results so far
-    (-1, the solver's own guess, before any). The answers do not depend on it; the nearer
+    """The first target of the value searches of a key: the median of its counted results so
+    far (-1, the solver's own guess, before any). The answers do not depend on it; the nearer
     the true value, the fewer zero-window searches."""
+    done = done[done >= 0]
     if len(done) == 0:
         return -1
     return int(np.median(done))
+
+
+class _Batch:
+    """The jobs of one call of :func:`solver.solve_jobs`, with each key's span of them."""
+
+    def __init__(self) -> None:
+        self.hands: list[np.ndarray] = []
+        self.jobs: list[np.ndarray] = []
+        self.spans: list[tuple[SolveKey, int, np.ndarray, np.ndarray]] = []
+        self.size = 0
+
+    def add(self, key: SolveKey, deals: np.ndarray, rows: np.ndarray, todo: np.ndarray,
+            res: np.ndarray) -> None:
+        """Search ``deals[todo]`` with ``rows`` (one row for all, or one per deal)."""
+        self.hands.append(deals[todo])
+        self.jobs.append(np.broadcast_to(np.asarray(rows, np.int64), (len(todo), 6)))
+        self.spans.append((key, self.size, todo, res))
+        self.size += len(todo)
+
+    def run(self, solver, deadline: float | None,
+            progress: Callable[[int], None] | None) -> np.ndarray:
+        if not self.spans:
+            return np.empty(0, np.int8)
+        hands = np.ascontiguousarray(np.concatenate(self.hands))
+        return solver.solve_jobs(hands, np.concatenate(self.jobs), deadline, progress=progress)
 
 
 class Solver:
@@ -33,10 +76,16 @@ class Solver:
     so a key that is settled early can stop while others go on (adaptive mode).
 
     ``misere_tricks``: ``"bool"`` answers a misère key by the yes/no search "no trick?" (a
-    failure recorded as 1 trick), ``"min"`` by the declarer's fewest tricks."""
+    failure recorded as 1 trick), ``"min"`` by the declarer's fewest tricks.
+
+    ``floors`` (trick key -> lowest target) and ``fail_rate`` < 1 make those trick keys
+    two-phase (module docstring), the counted failures drawn from ``seed``
+    (:func:`fail_count_uniforms`); ``value_searches`` counts the exact counts searched."""
 
     def __init__(self, keys: Sequence[SolveKey], declarer: int,
-                 tick: Callable[[int], None] | None = None, misere_tricks: str = "bool") -> None:
+                 tick: Callable[[int], None] | None = None, misere_tricks: str = "bool",
+                 floors: dict[SolveKey, int] | None = None, fail_rate: float = 1.0,
+                 seed: int = 0) -> None:
         from .. import solver  # numba: imported when an analysis runs, not with the package
 
         self._solver = solver
@@ -46,6 +95,11 @@ class Solver:
         self.results: dict[SolveKey, np.ndarray] = {k: np.empty(0, np.int8) for k in self.keys}
         self.tick = tick or (lambda n: None)
         self.solves = 0
+        self.value_searches = 0
+        self.floors = dict(floors or {})
+        self.fail_rate = float(fail_rate)
+        self.seed = seed
+        self._u = np.empty(0)
         self.deals = np.empty((0, 4), np.uint64)
         self.discards = np.empty((0, 4), np.uint64)
 
@@ -127,9 +181,52 @@ class Solver:
         self.results[key] = np.concatenate([self.results[key], res])
         self.solves += len(res)
 
+    def _two_phase(self, key: SolveKey) -> bool:
+        return key.mode == "at_least" and self.fail_rate < 1 and self.floors.get(key, 0) > 0
+
+    def uniforms(self, n: int) -> np.ndarray:
+        """:func:`fail_count_uniforms` of the first ``n`` deals of the pool."""
+        if len(self._u) < n:
+            self._u = fail_count_uniforms(self.seed, max(n, 2 * len(self._u)))
+        return self._u[:n]
+
+    def _ask_floors(self, keys: Sequence[SolveKey], n: int, deadline: float | None,
+                    batch: _Batch) -> None:
+        """Phase A of the two-phase keys: "at least T?" on every new deal, in one batch; then
+        their value jobs (the makes and the failures drawn for counting) join ``batch``. A
+        deal the time limit left unanswered cuts the key there (the prefix rule)."""
+        s = self._solver
+        ask = _Batch()
+        for key in keys:
+            done = len(self.results[key])
+            deals = self._deals_for(key, done, n)
+            row = s.question_job(key.strain, key.leader, key.side_mask, "at_least",
+                                 self.floors[key])
+            ask.add(key, deals, row, np.arange(len(deals)), np.empty(0, np.int8))
+        out = ask.run(s, deadline, None)
+        skipped = 0
+        for (key, lo, todo, _), deals in zip(ask.spans, ask.hands, strict=True):
+            ans = out[lo : lo + len(todo)]
+            unsolved = np.flatnonzero(ans < 0)
+            m = int(unsolved[0]) if len(unsolved) else len(ans)
+            done = len(self.results[key])
+            made = ans[:m] == 1
+            pick = made | (self.uniforms(done + m)[done:] < self.fail_rate)
+            res = np.where(pick, 0, UNCOUNTED).astype(np.int8)
+            sel = np.flatnonzero(pick)
+            g, t = first_guess(self.results[key]), self.floors[key]
+            guess = np.where(made[sel], max(g, t), min(g, t - 1)) if g >= 0 else -1
+            rows = np.tile(np.asarray(s.value_job(key.strain, key.leader, key.side_mask,
+                                                  "max"), np.int64), (len(sel), 1))
+            rows[:, 5] = guess
+            batch.add(key, deals[:m], rows, sel, res)
+            skipped += m - len(sel)
+        self.tick(skipped)
+
     def solve_to(self, keys: Sequence[SolveKey], n: int, deadline: float | None = None) -> None:
-        """Solve each of ``keys`` on the pool's samples it has not seen, up to the ``n``-th,
-        all in one parallel batch (:func:`solver.solve_jobs`): trick searches first, the
+        """Solve each of ``keys`` on the pool's samples it has not seen, up to the ``n``-th:
+        the two-phase keys' yes/no questions in a first parallel batch
+        (:func:`solver.solve_jobs`), then every count in a second: trick searches first, the
         usually quick misère questions last, so they fill the workers' idle tail.
 
         ``deadline`` (a ``time.perf_counter()`` value): the searches still running then give
@@ -138,25 +235,18 @@ class Solver:
         if fresh and n > 2 * PILOT:
             # a few deals first, so that the rest start from their median (first_guess)
             self.solve_to(fresh, PILOT, deadline)
-        order = sorted(keys, key=lambda k: k.mode != "at_least")
-        hands: list[np.ndarray] = []
-        jobs: list[np.ndarray] = []
-        spans: list[tuple[SolveKey, int, np.ndarray, np.ndarray]] = []
-        start = 0
-        for key in order:
-            done = len(self.results[key])
-            if n <= done:
+        keys = [k for k in keys if len(self.results[k]) < n]
+        batch = _Batch()
+        self._ask_floors([k for k in keys if self._two_phase(k)], n, deadline, batch)
+        for key in sorted(keys, key=lambda k: k.mode != "at_least"):
+            if self._two_phase(key):
                 continue
-            deals = self._deals_for(key, done, n)
+            deals = self._deals_for(key, len(self.results[key]), n)
             res = np.ones(len(deals), dtype=np.int8)
             row, todo = self._job_row(key, deals, res)
-            hands.append(deals[todo])
-            jobs.append(np.tile(np.asarray(row, dtype=np.int64), (len(todo), 1)))
-            spans.append((key, start, todo, res))
-            start += len(todo)
-        if not spans:
-            return
-        all_hands = np.ascontiguousarray(np.concatenate(hands))
-        out = self._solver.solve_jobs(all_hands, np.concatenate(jobs), deadline, progress=self.tick)
-        for key, lo, todo, res in spans:
+            batch.add(key, deals, row, todo, res)
+        out = batch.run(self._solver, deadline, self.tick)
+        for key, lo, todo, res in batch.spans:
+            if key.mode == "at_least":
+                self.value_searches += len(todo)
             self._record(key, todo, out[lo : lo + len(todo)], res)

@@ -101,11 +101,20 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
     return fig
 
 
+def _weighted_cdf(values: Any, weights: Any) -> tuple[Any, Any]:
+    """The empirical CDF of the counted deals' net results, each with its weight (a failure
+    counted for several uncounted ones weighs more): sorted values and P(net <= value)."""
+    import numpy as np
+
+    order = np.argsort(np.asarray(values, dtype=float), kind="stable")
+    x = np.asarray(values, dtype=float)[order]
+    w = np.asarray(weights, dtype=float)[order]
+    return x, np.cumsum(w) / w.sum()
+
+
 def _payoff_panel(ax_pay: Axes, analysis: Analysis, rungs: Any) -> None:
     """Counters won or lost: the empirical CDF of the net result of the best priced rungs
     (the recommended one always among them), each expectation as a dashed line."""
-    import numpy as np
-
     rec = analysis.recommended
     unit = analysis.rules.unit
     priced = rungs[[r in analysis.payoffs for r in rungs["rung"]]]
@@ -118,8 +127,7 @@ def _payoff_panel(ax_pay: Axes, analysis: Analysis, rungs: Any) -> None:
         top = top.sort_values("rank")
         colors = _cycle()
         for _, row in top.iterrows():
-            x = np.sort(np.asarray(analysis.payoffs[row["rung"]], dtype=float))
-            y = np.arange(1, len(x) + 1) / len(x)
+            x, y = _weighted_cdf(*analysis.payoff_samples[row["rung"]])
             c = next(colors)
             lw = 2.6 if row["rung"] == rec else 1.4
             ax_pay.step(x, y, where="post", color=c, lw=lw,
