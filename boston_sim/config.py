@@ -53,8 +53,9 @@ TIME_STEP: int = 2
 # Two-phase trick searches: every deal first answers "at least T tricks?" (T: the lowest target
 # of the rungs sharing the search); only the makes and this share of the failures, drawn at
 # random, are then counted exactly (the others enter the estimates unbiasedly, see statistics).
-# 1 counts every failure (exact counts, as before). BOSTON_SIM_FAIL_COUNT_RATE overrides.
-FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "0.25"))
+# 1 (the default) counts every failure: on close calls the yes/no question costs as much as
+# the count it precedes (docs/PERFORMANCE.md). BOSTON_SIM_FAIL_COUNT_RATE overrides.
+FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "1.0"))
 # Suits that ``analyze`` takes as context rather than rule options (unless the rule set has an
 # option of that name): the CLI's --option preference=H, a batch row's options.
 CONTEXT_KEYS: tuple[str, ...] = ("preference", "senior", "junior")
