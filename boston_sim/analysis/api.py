@@ -163,7 +163,7 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
 
         def score() -> Evaluation:
             return evaluate(p.rules, cands, solver.results, p.context, p.mask,
-                            s.risk_threshold, s.partner, s.fail_count_rate)
+                            s.risk_threshold, s.partner, solver.rates)
 
         if s.samples is not None:
             # a fixed number of samples: every search on every sample
