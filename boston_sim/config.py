@@ -56,6 +56,10 @@ TIME_STEP: int = 2
 # 1 (the default) counts every failure: on close calls the yes/no question costs as much as
 # the count it precedes (docs/PERFORMANCE.md). BOSTON_SIM_FAIL_COUNT_RATE overrides.
 FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "1.0"))
+# A trick search goes two-phase (for its deals after its exact pilot) only if at least this
+# share of the pilot's deals failed the lowest target: where makes are common the question
+# costs about as much as the count it precedes.
+TWO_PHASE_MIN_FAIL_SHARE: float = 0.75
 # Suits that ``analyze`` takes as context rather than rule options (unless the rule set has an
 # option of that name): the CLI's --option preference=H, a batch row's options.
 CONTEXT_KEYS: tuple[str, ...] = ("preference", "senior", "junior")

@@ -18,7 +18,7 @@ from .inputs import Problem, check_solving, resolve
 from .plan import plan_candidates, trick_floors
 from .result import Analysis
 from .rounds import WorkCount, run_rounds
-from .solving import Solver
+from .solving import PILOT, Solver
 
 Progress = bool | Callable[[int, int], None]
 
@@ -81,7 +81,9 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int) -> list[str]:
     if s.fail_count_rate < 1 and any(r.kind == "at_least" for r in rs.rungs):
         notes.append(f"deals that failed a trick search's lowest target had their tricks "
                      f"counted on a random {s.fail_count_rate:.0%} of them, weighted to stay "
-                     "unbiased (the SEs include it); P(make) is exact")
+                     "unbiased (the SEs include it), in searches whose first "
+                     f"{PILOT} deals mostly failed it (the others count every deal); "
+                     "P(make) is exact")
     if rs.options.get("boston_card_mode") == "own_suit_top":
         notes.append("boston_card_mode=own_suit_top is solved as 'trump': the solver models the "
                      "boston card only as the top trump (A-40)")
@@ -163,7 +165,7 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
 
         def score() -> Evaluation:
             return evaluate(p.rules, cands, solver.results, p.context, p.mask,
-                            s.risk_threshold, s.partner, s.fail_count_rate)
+                            s.risk_threshold, s.partner, solver.rates)
 
         if s.samples is not None:
             # a fixed number of samples: every search on every sample

@@ -80,8 +80,17 @@ def rung_note(rung: Any, partner: str) -> str:
     return "; ".join(notes)
 
 
+def _rates_of(rates: Mapping[SolveKey, np.ndarray] | None, key: SolveKey,
+              t: np.ndarray) -> float | np.ndarray:
+    """The per-deal counting rates of a key's solved deals (1.0: all exact)."""
+    if rates is None or key not in rates:
+        return 1.0
+    return rates[key][: len(t)]
+
+
 def _score(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str, Any],
-           hand: int, threshold: float, floor: int, q: float) -> CandidateStats:
+           hand: int, threshold: float, floor: int,
+           q: float | np.ndarray) -> CandidateStats:
     """One candidate's statistics under the rule set's payments (``floor``, ``q``: its
     search's lowest target and share of failures counted, :mod:`.statistics`)."""
     rctx = dict(ctx)
@@ -116,10 +125,11 @@ def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[
 
 def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.ndarray],
              ctx: Mapping[str, Any], hand: int, threshold: float, partner: str,
-             fail_rate: float = 1.0) -> Evaluation:
+             rates: Mapping[SolveKey, np.ndarray] | None = None) -> Evaluation:
     """Score every candidate (each on the samples its search has solved: ``results``),
-    choose trumps and discards ex ante, recommend a bid. ``fail_rate``: the share of the
-    trick searches' failures counted (:class:`~boston_sim.analysis.solving.Solver`)."""
+    choose trumps and discards ex ante, recommend a bid. ``rates``: each trick search's
+    per-deal share of failures counted (:class:`~boston_sim.analysis.solving.Solver`;
+    missing: every count known)."""
     ev = Evaluation(rows=[], tricks={}, payoffs={}, stats=[], recommendation=Recommendation())
     floors = trick_floors(rs, cands)
     by_rung: dict[str, list[Candidate]] = {}
@@ -129,7 +139,7 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
         best_per_trump: dict[str | None, CandidateStats] = {}
         for c in by_rung.get(rung.id, []):
             st = _score(rs, rung, c, results[c.key], ctx, hand, threshold,
-                        floors.get(c.key, 0), fail_rate)
+                        floors.get(c.key, 0), _rates_of(rates, c.key, results[c.key]))
             ev.stats.append(st)
             prev = best_per_trump.get(c.trump)
             if prev is None or better(st, prev, rung.kind):

@@ -6,7 +6,12 @@ A trick search may run in two phases: every deal first answers the cheap yes/no 
 least T tricks?" (T: the lowest target of the rungs that share the search), then only the
 deals that said yes, and a random share ``fail_rate`` of those that said no, are counted
 exactly. The others are recorded as :data:`UNCOUNTED`; :mod:`.statistics` weighs the counted
-failures so that every estimate stays unbiased."""
+failures so that every estimate stays unbiased.
+
+A search goes two-phase only after its :data:`PILOT` first deals were counted exactly, and only
+if at least :data:`~boston_sim.config.TWO_PHASE_MIN_FAIL_SHARE` of them failed ``T``; else it
+stays exact. The choice reads earlier deals only, and each deal's rate of counting a failure
+(``rates``: 1 when counted exactly) goes to the statistics, so the estimates stay unbiased."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..cards import boston_card_transform
+from ..config import TWO_PHASE_MIN_FAIL_SHARE
 from ..sampler import Samples, nth_card
 from .plan import SolveKey
 
@@ -79,8 +85,10 @@ class Solver:
     failure recorded as 1 trick), ``"min"`` by the declarer's fewest tricks.
 
     ``floors`` (trick key -> lowest target) and ``fail_rate`` < 1 make those trick keys
-    two-phase (module docstring), the counted failures drawn from ``seed``
-    (:func:`fail_count_uniforms`); ``value_searches`` counts the exact counts searched."""
+    two-phase after their pilot, where it mostly failed (module docstring), the counted
+    failures drawn from ``seed`` (:func:`fail_count_uniforms`); ``rates[key]``: each solved
+    deal's probability of having a failure counted (1 for exact deals); ``value_searches``
+    counts the exact counts searched, ``questions`` the yes/no questions of phase A."""
 
     def __init__(self, keys: Sequence[SolveKey], declarer: int,
                  tick: Callable[[int], None] | None = None, misere_tricks: str = "bool",
@@ -96,6 +104,8 @@ class Solver:
         self.tick = tick or (lambda n: None)
         self.solves = 0
         self.value_searches = 0
+        self.questions = 0
+        self.rates: dict[SolveKey, np.ndarray] = {k: np.empty(0) for k in self.keys}
         self.floors = dict(floors or {})
         self.fail_rate = float(fail_rate)
         self.seed = seed
@@ -164,7 +174,7 @@ class Solver:
         return row, todo
 
     def _record(self, key: SolveKey, todo: np.ndarray, ans: np.ndarray,
-                res: np.ndarray) -> None:
+                res: np.ndarray, rate: float = 1.0) -> None:
         """Store a key's answers; a time limit's unsolved jobs (-1) cut its results at the
         first one, so that every key keeps a prefix of the pool."""
         gave_up = np.flatnonzero(ans < 0)
@@ -179,10 +189,17 @@ class Solver:
         else:
             res[todo] = np.where(ans == 1, key.target, 0)
         self.results[key] = np.concatenate([self.results[key], res])
+        self.rates[key] = np.concatenate([self.rates[key], np.full(len(res), rate)])
         self.solves += len(res)
 
     def _two_phase(self, key: SolveKey) -> bool:
-        return key.mode == "at_least" and self.fail_rate < 1 and self.floors.get(key, 0) > 0
+        """Whether the key's next deals go two-phase: a trick search with a floor, whose
+        exact pilot (its first :data:`PILOT` deals) failed the floor often enough."""
+        floor = self.floors.get(key, 0)
+        if key.mode != "at_least" or self.fail_rate >= 1 or floor <= 0:
+            return False
+        pilot = self.results[key][:PILOT]
+        return len(pilot) == PILOT and (pilot < floor).mean() >= TWO_PHASE_MIN_FAIL_SHARE
 
     def uniforms(self, n: int) -> np.ndarray:
         """:func:`fail_count_uniforms` of the first ``n`` deals of the pool."""
@@ -221,6 +238,7 @@ class Solver:
             rows[:, 5] = guess
             batch.add(key, deals[:m], rows, sel, res)
             skipped += m - len(sel)
+            self.questions += len(ans)
         self.tick(skipped)
 
     def solve_to(self, keys: Sequence[SolveKey], n: int, deadline: float | None = None) -> None:
@@ -236,10 +254,11 @@ class Solver:
             # a few deals first, so that the rest start from their median (first_guess)
             self.solve_to(fresh, PILOT, deadline)
         keys = [k for k in keys if len(self.results[k]) < n]
+        two = {k for k in keys if self._two_phase(k)}
         batch = _Batch()
-        self._ask_floors([k for k in keys if self._two_phase(k)], n, deadline, batch)
+        self._ask_floors([k for k in keys if k in two], n, deadline, batch)
         for key in sorted(keys, key=lambda k: k.mode != "at_least"):
-            if self._two_phase(key):
+            if key in two:
                 continue
             deals = self._deals_for(key, len(self.results[key]), n)
             res = np.ones(len(deals), dtype=np.int8)
@@ -249,4 +268,5 @@ class Solver:
         for key, lo, todo, res in batch.spans:
             if key.mode == "at_least":
                 self.value_searches += len(todo)
-            self._record(key, todo, out[lo : lo + len(todo)], res)
+            self._record(key, todo, out[lo : lo + len(todo)], res,
+                         self.fail_rate if key in two else 1.0)

@@ -10,6 +10,10 @@ over the *other* counted failures (``f(T - 1)`` when there is none), does not de
 ratio estimate (makes exact, failures at the counted failures' mean), whose variance is far
 smaller than with a fixed ``c``. ``se(y)`` is its standard error (the ``y`` share the ``c``
 only through O(1/n) terms; tested for calibration), paired differences too.
+
+``q`` may be one rate or one per deal (``q_i``): a deal counted exactly (a search's pilot, or
+a search that stayed exact) has ``q_i`` = 1, so its term is its own ``f(t)``; the ``c_i`` still
+take every other counted failure, which leaves each term's mean ``E[f]``.
 """
 
 from __future__ import annotations
@@ -55,12 +59,18 @@ class CandidateStats:
         return len(self.tricks)
 
 
-def sample_weights(t: np.ndarray, floor: int, q: float) -> tuple[np.ndarray, np.ndarray]:
+def all_exact(q: float | np.ndarray) -> bool:
+    """Whether every deal's count is known (every rate ``q_i`` is 1)."""
+    return bool(np.all(np.asarray(q) >= 1))
+
+
+def sample_weights(t: np.ndarray, floor: int,
+                   q: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The weighted empirical distribution of a two-phase search's tricks: each deal's count
     and weight. A make weighs 1; the counted failures share the failures' exact mass (each
     weighs failures / counted; an uncounted failure 0), as in the ratio estimate of the EV;
     when none was counted, the failures lie at ``floor - 1``. All 1 when ``q`` = 1."""
-    if q >= 1:
+    if all_exact(q):
         return t, np.ones(len(t))
     failed = t < floor
     counted = failed & (t >= 0)
@@ -70,12 +80,14 @@ def sample_weights(t: np.ndarray, floor: int, q: float) -> tuple[np.ndarray, np.
     return t, np.where(failed, np.where(counted, failed.sum() / k, 0.0), 1.0)
 
 
-def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int, q: float) -> np.ndarray:
-    """The terms ``y`` whose mean estimates ``E[values[t]]`` (module docstring); with
-    ``q`` = 1 every count is known and ``y = values[t]``."""
+def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int,
+                    q: float | np.ndarray) -> np.ndarray:
+    """The terms ``y`` whose mean estimates ``E[values[t]]`` (module docstring); ``q``: one
+    rate, or each deal's. With every ``q_i`` = 1 every count is known and ``y = values[t]``."""
     f = values[np.maximum(t, 0)].astype(float)
-    if q >= 1:
+    if all_exact(q):
         return f
+    q = np.broadcast_to(np.asarray(q, float), t.shape)
     counted = (t >= 0) & (t < floor)
     k = int(counted.sum())
     total = float(f[counted].sum())
@@ -86,13 +98,13 @@ def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int, q: float) -> 
     return np.where(t >= floor, f, np.where(counted, c + (f - c) / q, c))
 
 
-def trick_bins(t: np.ndarray, floor: int, q: float) -> np.ndarray:
+def trick_bins(t: np.ndarray, floor: int, q: float | np.ndarray) -> np.ndarray:
     """The trick distribution over 0..13. Counts from ``floor`` up are exact; the failures'
     mass is the exact share of failures, spread over 0..floor-1 as the counted failures are
     (a ratio estimate: consistent, never negative, summing to 1); when none was counted, it
     lies at ``floor - 1``."""
     m = len(t)
-    if q >= 1:
+    if all_exact(q):
         return np.bincount(t.astype(np.int64), minlength=TRICK_COUNTS)[:TRICK_COUNTS] / m
     dist = np.bincount(np.maximum(t, 0)[t >= floor].astype(np.int64),
                        minlength=TRICK_COUNTS)[:TRICK_COUNTS] / m
@@ -120,11 +132,11 @@ def weighted_cvar(x: np.ndarray, w: np.ndarray, tail: float) -> float:
 
 def candidate_stats(cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.ndarray,
                     ok: np.ndarray, threshold: float, suit_rank: int = -1, floor: int = 0,
-                    q: float = 1.0) -> CandidateStats:
+                    q: float | np.ndarray = 1.0) -> CandidateStats:
     """Per-candidate statistics from per-sample tricks ``t`` and the rung's dense vectors
     (``ok[t]``: made, ``pay[t]`` / ``net[t]``: counters per adversary / net);
     ``p_loss_gt`` is P(net < -threshold). ``floor`` and ``q``: a two-phase search's lowest
-    target and share of failures counted (module docstring)."""
+    target and share of failures counted, one or per deal (module docstring)."""
     m = len(t)
     q = 1.0 if floor <= 0 else q
     p = float(estimator_terms(t, ok, floor, q).mean())
@@ -147,7 +159,7 @@ def candidate_stats(cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.nda
         tw, w = sample_weights(t, floor, q)
         known = w > 0
         st.net_sample = (net[tw[known]], w[known])
-        if q >= 1:
+        if all_exact(q):
             k = max(1, math.ceil(CVAR_TAIL * m))
             st.cvar5 = float(np.sort(net_s)[:k].mean())
         else:
