@@ -284,6 +284,88 @@ def _insert(mv, ply, n, card, sc, seq_low):
     mv[ply, 2 * MOVE_SLOTS + j] = seq_low
 
 
+@njit(**JIT_NONRT, inline="always")
+def _lead_weight(hl, fr, ply, seat, s, rank, mine, others, top, trump, countmask, in_count,
+                 team, want_own, lone, pair, decl, passive, opp_cards, opp_longest, lone_trumps):
+    """The ordering weight of leading card ``rank`` of suit ``s``: the max game's cases (cash,
+    low lead, two against two, a lone declarer's), a misère defender's, or lowest first."""
+    if want_own:
+        if rank == top:
+            sc = _cash_weight(hl, seat, s, rank, mine, trump, countmask, in_count, team)
+        else:
+            sc = _low_lead_weight(hl, seat, s, rank, mine, top, trump, countmask, in_count,
+                                  pair, decl, passive)
+        if pair:
+            sc += _pair_lead_weight(hl, seat, s, rank, mine, mine | others, top)
+        sc -= opp_cards
+        sc += _lone_declarer_lead_weight(s, mine, others, trump, team, opp_longest,
+                                         lone_trumps)
+    elif lone >= 0:
+        sc = _misere_defence_lead_weight(hl, lone, s, rank)
+    else:
+        sc = LOW_LEAD - rank
+    return sc + _killer_bonus(fr, ply, seat, s * 16 + rank)
+
+
+@njit(**JIT_NONRT, inline="always")
+def _follow_state(hl, fr, seat, pos, leader, ply, trump, countmask, in_count, want_own, team,
+                  decl, lone):
+    """Following to a trick: the suits that may be played, the card winning so far, whether
+    it is the team's (``good_now``) and settled for it, whether to duck first, the suit led,
+    and whether a misère defender may shed (the declarer is already beaten, or a void).
+    On lead: every suit, and nothing to follow."""
+    if pos == 0:
+        return 0, 4, 0, 0, False, False, -1, False
+    s_lo = 0
+    s_hi = 4
+    shed = False
+    settled = False
+    base = ply - pos
+    led = fr[base, F_CARD] >> 4
+    if hl[seat * 4 + led] != 0:
+        s_lo = led
+        s_hi = led + 1
+    bp = fr[ply - 1, F_BP]
+    best = fr[base + bp, F_CARD]
+    wseat = (leader + bp) & 3
+    same = 1 if ((countmask >> wseat) & 1) == in_count else 0
+    good_now = 1 if same == want_own else 0
+    # does the team's card win the trick whatever the opponents after this one do? (a
+    # later teammate's card wins for the team too; only asked when the team is winning
+    # it: the answer orders its cards)
+    if want_own and good_now:
+        settled = not beaten_later(hl, leader, pos, led, trump, best, team)
+    # defenders of a lone declarer whose card wins a side-suit trick so far: when a later
+    # defender can beat it, the cards that do not are tried first (let him win it; keep
+    # this one's winner or trump)
+    duck_first = (decl >= 0 and not good_now and led != trump
+                  and beaten_later(hl, leader, pos, led, trump, best, 1 << decl))
+    if lone >= 0:
+        if hl[seat * 4 + led] == 0:
+            shed = True
+        else:
+            # has the declarer played to this trick, and is he beaten?
+            for i in range(pos):
+                if (leader + i) & 3 == lone and (leader + bp) & 3 != lone:
+                    shed = True
+    return s_lo, s_hi, best, good_now, settled, duck_first, led, shed
+
+
+@njit(**JIT_NONRT, inline="always")
+def _opponents_in_suit(hl, s, countmask, in_count, rl):
+    """A lead's penalty for the opponents' replies in suit ``s`` (LEAD_OPP_CARD a card, a void
+    counting as the tricks left plus one) and their longest holding of it."""
+    opp_cards = 0
+    opp_longest = 0
+    for o in range(4):
+        if ((countmask >> o) & 1) != in_count:
+            ko = popcount(hl[o * 4 + s])
+            if ko > opp_longest:
+                opp_longest = ko
+            opp_cards += LEAD_OPP_CARD * (ko if ko > 0 else rl + 1)
+    return opp_cards, opp_longest
+
+
 @njit(**JIT_NONRT, inline="always")  # (its only caller is the search: one copy)
 def gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     """Fill ``mv[ply]`` with the legal moves of ``seat`` (one card per group of equivalent
@@ -315,44 +397,9 @@ def gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
             else -1)
     # ... leading, while the declarer needs over a third of the tricks left (passive leads)
     passive = decl >= 0 and pos == 0 and 3 * fr[ply, F_NEED] > fr[ply, F_R]
-    shed = False
+    s_lo, s_hi, best, good_now, settled, duck_first, led, shed = _follow_state(
+        hl, fr, seat, pos, leader, ply, trump, countmask, in_count, want_own, team, decl, lone)
     n = 0
-    s_lo = 0
-    s_hi = 4
-    best = 0
-    good_now = 0
-    settled = False
-    duck_first = False
-    led = -1
-    if pos > 0:
-        base = ply - pos
-        led = fr[base, F_CARD] >> 4
-        if hl[seat * 4 + led] != 0:
-            s_lo = led
-            s_hi = led + 1
-        bp = fr[ply - 1, F_BP]
-        best = fr[base + bp, F_CARD]
-        wseat = (leader + bp) & 3
-        same = 1 if ((countmask >> wseat) & 1) == in_count else 0
-        good_now = 1 if same == want_own else 0
-        # does the team's card win the trick whatever the opponents after this one do? (a
-        # later teammate's card wins for the team too; only asked when the team is winning
-        # it: the answer orders its cards)
-        if want_own and good_now:
-            settled = not beaten_later(hl, leader, pos, led, trump, best, team)
-        # defenders of a lone declarer whose card wins a side-suit trick so far: when a later
-        # defender can beat it, the cards that do not are tried first (let him win it; keep
-        # this one's winner or trump)
-        duck_first = (decl >= 0 and not good_now and led != trump
-                      and beaten_later(hl, leader, pos, led, trump, best, 1 << decl))
-        if lone >= 0:
-            if hl[seat * 4 + led] == 0:
-                shed = True
-            else:
-                # has the declarer played to this trick, and is he beaten?
-                for i in range(pos):
-                    if (leader + i) & 3 == lone and (leader + bp) & 3 != lone:
-                        shed = True
     discarding = s_hi - s_lo > 1
     # a lead's penalty for the opponents' replies (LEAD_OPP_CARD): only the max game's
     # leads (``want_own``) are scored with it
@@ -365,12 +412,7 @@ def gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
         opp_cards = 0
         opp_longest = 0  # the opponents' longest holding of the suit
         if weigh_replies:
-            for o in range(4):
-                if ((countmask >> o) & 1) != in_count:
-                    ko = popcount(hl[o * 4 + s])
-                    if ko > opp_longest:
-                        opp_longest = ko
-                    opp_cards += LEAD_OPP_CARD * (ko if ko > 0 else rl + 1)
+            opp_cards, opp_longest = _opponents_in_suit(hl, s, countmask, in_count, rl)
         others = _others_in_suit(hl, fr, ply, pos, s, mine)
         allc = mine | others
         top = highbit_index(allc)
@@ -391,23 +433,9 @@ def gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
             low = -1
             card = s * 16 + rank
             if pos == 0:
-                if want_own:
-                    if rank == top:
-                        sc = _cash_weight(hl, seat, s, rank, mine, trump, countmask, in_count,
-                                          team)
-                    else:
-                        sc = _low_lead_weight(hl, seat, s, rank, mine, top, trump, countmask,
-                                              in_count, pair, decl, passive)
-                    if pair:
-                        sc += _pair_lead_weight(hl, seat, s, rank, mine, allc, top)
-                    sc -= opp_cards
-                    sc += _lone_declarer_lead_weight(s, mine, others, trump, team,
-                                                     opp_longest, lone_trumps)
-                elif lone >= 0:
-                    sc = _misere_defence_lead_weight(hl, lone, s, rank)
-                else:
-                    sc = LOW_LEAD - rank
-                sc += _killer_bonus(fr, ply, seat, card)
+                sc = _lead_weight(hl, fr, ply, seat, s, rank, mine, others, top, trump,
+                                  countmask, in_count, team, want_own, lone, pair, decl,
+                                  passive, opp_cards, opp_longest, lone_trumps)
             else:
                 sc = _follow_weight(hl, s, rank, card, mine, best, leader, pos, led, trump,
                                     team, want_own, good_now, pair, discarding, lone_trumps,
