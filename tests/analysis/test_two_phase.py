@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from pathlib import Path
 
@@ -274,14 +273,6 @@ def test_two_phase_estimates_are_calibrated_on_a_middling_hand():
     """Diamonds, lone declarer on lead, Six (about nine deals in ten fail it, so nearly every
     seed's pilot sends the search two-phase)."""
     _calibration(MIDDLING, "D", "six", 6, seeds=30, n=50, ref_n=300)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("BOSTON_SIM_CALIBRATION"),
-                    reason="minutes of exact counts on a weak hand: BOSTON_SIM_CALIBRATION=1")
-def test_two_phase_estimates_are_calibrated_on_a_weak_hand():
-    """Spades, Boston: every deal fails, and the exact counts are the slow ones."""
-    _calibration(WEAK, "S", "boston", 5, seeds=30, n=60, ref_n=400)
 
 
 def test_the_weighted_distribution_gives_the_failures_their_exact_mass():
