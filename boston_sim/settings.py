@@ -51,8 +51,9 @@ class AnalysisSettings:
     P(net < -threshold). ``misere_tricks``: ``"bool"`` settles misères by the yes/no search,
     ``"min"`` counts the declarer's fewest tricks (slower). ``max_time``: seconds after
     which no new batch of deals starts (the numbers then depend on the machine's speed).
-    ``fail_count_rate``: the share of a trick search's failed deals whose trick count is
-    searched (the others only answered "fewer than the lowest target"); 1 counts them all.
+    ``fail_count_rate``: in a trick search whose deals mostly fail its lowest target, the
+    share of the failed deals past its first few whose trick count is searched (the others
+    only answered "fewer than the lowest target"); 1 counts them all.
     ``threads``: solver threads (None: all cores).
     """
 

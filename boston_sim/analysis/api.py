@@ -18,7 +18,7 @@ from .inputs import Problem, check_solving, resolve
 from .plan import plan_candidates, trick_floors
 from .result import Analysis
 from .rounds import WorkCount, run_rounds
-from .solving import PILOT, Solver
+from .solving import Solver
 
 Progress = bool | Callable[[int, int], None]
 
@@ -69,7 +69,7 @@ def _settings_of(settings: Any, args: tuple[Any, ...], overrides: dict[str, Any]
     return AnalysisSettings.build(settings, **overrides)
 
 
-def _notes(p: Problem, ev: Evaluation, samples_drawn: int) -> list[str]:
+def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool) -> list[str]:
     """The footnotes of a result: how the misères were searched, what the model leaves out,
     whether the sampling stopped early, was cut by the time limit or missed its precision."""
     s, rs, ctx = p.settings, p.rules, p.context
@@ -78,12 +78,12 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int) -> list[str]:
         notes.append("misère and Piccolissimo rungs are yes/no searches: their trick "
                      "distribution shows 0 (made) or 1 (failed, at least one trick); "
                      "Piccolissimo: 1 made, 0 failed")
-    if s.fail_count_rate < 1 and any(r.kind == "at_least" for r in rs.rungs):
-        notes.append(f"deals that failed a trick search's lowest target had their tricks "
-                     f"counted on a random {s.fail_count_rate:.0%} of them, weighted to stay "
-                     "unbiased (the SEs include it), in searches whose first "
-                     f"{PILOT} deals mostly failed it (the others count every deal); "
-                     "P(make) is exact")
+    if two_phase:
+        notes.append("in trick searches whose first deals mostly failed the lowest target, "
+                     "only the makes, the first failures and a random "
+                     f"{s.fail_count_rate:.0%} of the later ones had their tricks counted; "
+                     "the estimates stay unbiased and their SEs include it "
+                     "(BOSTON_SIM_FAIL_COUNT_RATE=1 counts every deal)")
     if rs.options.get("boston_card_mode") == "own_suit_top":
         notes.append("boston_card_mode=own_suit_top is solved as 'trump': the solver models the "
                      "boston card only as the top trump (A-40)")
@@ -126,8 +126,8 @@ def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
         known=[f"{format_card(c)}@{'NESW'[seat]}" for c, seat in p.known],
         constraints=[c.describe() for c in p.constraints],
         risk_threshold=float(s.risk_threshold), precision=s.precision, elapsed=elapsed,
-        solves=solver.solves, value_searches=solver.value_searches, notes=_notes(p, ev, m),
-        max_time=s.max_time,
+        solves=solver.solves, value_searches=solver.value_searches,
+        notes=_notes(p, ev, m, any(solver.two_phase.values())), max_time=s.max_time,
         time_limited=bool(ev.time_limited), settings=s,
     )
 

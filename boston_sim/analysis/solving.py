@@ -4,14 +4,17 @@ in parallel batches of the solver (:func:`boston_sim.solver.solve_jobs`).
 
 A trick search may run in two phases: every deal first answers the cheap yes/no question "at
 least T tricks?" (T: the lowest target of the rungs that share the search), then only the
-deals that said yes, and a random share ``fail_rate`` of those that said no, are counted
-exactly. The others are recorded as :data:`UNCOUNTED`; :mod:`.statistics` weighs the counted
-failures so that every estimate stays unbiased.
+deals that said yes and some of those that said no are counted exactly: the search's first
+:data:`MIN_COUNTED` failures, then each later one with probability ``fail_rate`` (a seeded
+coin). The others are recorded as :data:`UNCOUNTED`. Which failures are counted never depends
+on their counts, so the counted ones are a random sample of the failures, and
+:mod:`.statistics` takes the failures at their mean (a ratio estimate, unbiased) with the
+variance of that subsample (``rates``: the share of failures counted).
 
-A search goes two-phase only after its :data:`PILOT` first deals were counted exactly, and only
-if at least :data:`~boston_sim.config.TWO_PHASE_MIN_FAIL_SHARE` of them failed ``T``; else it
-stays exact. The choice reads earlier deals only, and each deal's rate of counting a failure
-(``rates``: 1 when counted exactly) goes to the statistics, so the estimates stay unbiased."""
+A search goes two-phase only if at least :data:`~boston_sim.config.TWO_PHASE_MIN_FAIL_SHARE`
+of its first :data:`PILOT` deals failed ``T`` (asked as questions, not counted); else it counts
+every deal, the pilot's answers serving as the counts' first guesses: where makes are common
+the question costs about as much as the count it precedes."""
 
 from __future__ import annotations
 
@@ -25,7 +28,10 @@ from ..sampler import Samples, nth_card
 from .plan import SolveKey
 
 PILOT = 8
-"""Deals a trick search solves before the others of its first round, to learn a first guess."""
+"""Deals whose "at least T?" answers decide whether a trick search goes two-phase."""
+MIN_COUNTED = 4
+"""A two-phase search counts its first failures exactly whatever their coins: the failures'
+mean is then never missing, and the few first counts steady its variance estimate."""
 
 NO_TRICK = 0  # the misère question: can the declarer take no trick?
 UNCOUNTED = -1  # a two-phase trick search's failed deal whose count was not searched
@@ -85,10 +91,10 @@ class Solver:
     failure recorded as 1 trick), ``"min"`` by the declarer's fewest tricks.
 
     ``floors`` (trick key -> lowest target) and ``fail_rate`` < 1 make those trick keys
-    two-phase after their pilot, where it mostly failed (module docstring), the counted
-    failures drawn from ``seed`` (:func:`fail_count_uniforms`); ``rates[key]``: each solved
-    deal's probability of having a failure counted (1 for exact deals); ``value_searches``
-    counts the exact counts searched, ``questions`` the yes/no questions of phase A."""
+    two-phase where their pilot mostly failed (module docstring), the counted failures drawn
+    from ``seed`` (:func:`fail_count_uniforms`); :attr:`rates` gives each key's share of
+    failures counted; ``value_searches`` counts the exact counts searched, ``questions`` the
+    yes/no questions."""
 
     def __init__(self, keys: Sequence[SolveKey], declarer: int,
                  tick: Callable[[int], None] | None = None, misere_tricks: str = "bool",
@@ -105,10 +111,11 @@ class Solver:
         self.solves = 0
         self.value_searches = 0
         self.questions = 0
-        self.rates: dict[SolveKey, np.ndarray] = {k: np.empty(0) for k in self.keys}
         self.floors = dict(floors or {})
         self.fail_rate = float(fail_rate)
         self.seed = seed
+        self.two_phase: dict[SolveKey, bool] = {}  # the pilot's decision, once made
+        self._answers: dict[SolveKey, np.ndarray] = {}  # "at least T?" of deals not yet counted
         self._u = np.empty(0)
         self.deals = np.empty((0, 4), np.uint64)
         self.discards = np.empty((0, 4), np.uint64)
@@ -174,7 +181,7 @@ class Solver:
         return row, todo
 
     def _record(self, key: SolveKey, todo: np.ndarray, ans: np.ndarray,
-                res: np.ndarray, rate: float = 1.0) -> None:
+                res: np.ndarray) -> None:
         """Store a key's answers; a time limit's unsolved jobs (-1) cut its results at the
         first one, so that every key keeps a prefix of the pool."""
         gave_up = np.flatnonzero(ans < 0)
@@ -189,17 +196,25 @@ class Solver:
         else:
             res[todo] = np.where(ans == 1, key.target, 0)
         self.results[key] = np.concatenate([self.results[key], res])
-        self.rates[key] = np.concatenate([self.rates[key], np.full(len(res), rate)])
         self.solves += len(res)
 
-    def _two_phase(self, key: SolveKey) -> bool:
-        """Whether the key's next deals go two-phase: a trick search with a floor, whose
-        exact pilot (its first :data:`PILOT` deals) failed the floor often enough."""
-        floor = self.floors.get(key, 0)
-        if key.mode != "at_least" or self.fail_rate >= 1 or floor <= 0:
-            return False
-        pilot = self.results[key][:PILOT]
-        return len(pilot) == PILOT and (pilot < floor).mean() >= TWO_PHASE_MIN_FAIL_SHARE
+    @property
+    def rates(self) -> dict[SolveKey, np.ndarray]:
+        """Per key and solved deal, the share of its failures counted exactly: 1 for a search
+        that counts every deal, else the two-phase search's counted failures over its
+        failures (the ratio estimate's sampling fraction, :mod:`.statistics`)."""
+        out = {}
+        for key, t in self.results.items():
+            q = 1.0
+            if self.two_phase.get(key):
+                failed = t < self.floors[key]
+                if failed.any():
+                    q = float((failed & (t >= 0)).sum() / failed.sum())
+            out[key] = np.full(len(t), q)
+        return out
+
+    def _may_go_two_phase(self, key: SolveKey) -> bool:
+        return key.mode == "at_least" and self.fail_rate < 1 and self.floors.get(key, 0) > 0
 
     def uniforms(self, n: int) -> np.ndarray:
         """:func:`fail_count_uniforms` of the first ``n`` deals of the pool."""
@@ -207,66 +222,101 @@ class Solver:
             self._u = fail_count_uniforms(self.seed, max(n, 2 * len(self._u)))
         return self._u[:n]
 
-    def _ask_floors(self, keys: Sequence[SolveKey], n: int, deadline: float | None,
-                    batch: _Batch) -> None:
-        """Phase A of the two-phase keys: "at least T?" on every new deal, in one batch; then
-        their value jobs (the makes and the failures drawn for counting) join ``batch``. A
-        deal the time limit left unanswered cuts the key there (the prefix rule)."""
+    def _ask(self, keys: Sequence[SolveKey], n: int, deadline: float | None) -> None:
+        """Ask "at least T?" of each key's deals up to the ``n``-th not yet answered, in one
+        batch; the answers wait in ``_answers`` for the counts. An answer the time limit left
+        out ends a key's answers there (the prefix rule)."""
         s = self._solver
         ask = _Batch()
         for key in keys:
-            done = len(self.results[key])
-            deals = self._deals_for(key, done, n)
+            lo = len(self.results[key]) + len(self._answers.get(key, ()))
+            if lo >= n:
+                continue
             row = s.question_job(key.strain, key.leader, key.side_mask, "at_least",
                                  self.floors[key])
+            deals = self._deals_for(key, lo, n)
             ask.add(key, deals, row, np.arange(len(deals)), np.empty(0, np.int8))
         out = ask.run(s, deadline, None)
-        skipped = 0
-        for (key, lo, todo, _), deals in zip(ask.spans, ask.hands, strict=True):
+        for key, lo, todo, _ in ask.spans:
             ans = out[lo : lo + len(todo)]
             unsolved = np.flatnonzero(ans < 0)
-            m = int(unsolved[0]) if len(unsolved) else len(ans)
-            done = len(self.results[key])
-            made = ans[:m] == 1
-            pick = made | (self.uniforms(done + m)[done:] < self.fail_rate)
-            res = np.where(pick, 0, UNCOUNTED).astype(np.int8)
-            sel = np.flatnonzero(pick)
-            g, t = first_guess(self.results[key]), self.floors[key]
-            guess = np.where(made[sel], max(g, t), min(g, t - 1)) if g >= 0 else -1
-            rows = np.tile(np.asarray(s.value_job(key.strain, key.leader, key.side_mask,
-                                                  "max"), np.int64), (len(sel), 1))
-            rows[:, 5] = guess
-            batch.add(key, deals[:m], rows, sel, res)
-            skipped += m - len(sel)
+            ans = ans[: unsolved[0]] if len(unsolved) else ans
+            self._answers[key] = np.concatenate([self._answers.get(key, np.empty(0, np.int8)),
+                                                 ans.astype(np.int8)])
             self.questions += len(ans)
-        self.tick(skipped)
+
+    def _decide(self, keys: Sequence[SolveKey], n: int, deadline: float | None) -> None:
+        """The pilot: a key not yet decided goes two-phase if most of its first :data:`PILOT`
+        deals (or its first ``n``, if fewer) fail its floor."""
+        fresh = [k for k in keys if self._may_go_two_phase(k) and k not in self.two_phase]
+        self._ask(fresh, min(PILOT, n), deadline)
+        for key in fresh:
+            a = self._answers.get(key, np.empty(0))
+            if len(a):
+                self.two_phase[key] = bool((a == 0).mean() >= TWO_PHASE_MIN_FAIL_SHARE)
+
+    def _add_counts(self, key: SolveKey, batch: _Batch) -> int:
+        """Phase B of a two-phase key: its answered deals' value jobs (the makes and the
+        failures drawn for counting) join ``batch``; returns how many deals were skipped."""
+        s, t = self._solver, self.floors[key]
+        ans = self._answers.pop(key, np.empty(0, np.int8))
+        done, m = len(self.results[key]), len(ans)
+        made = ans == 1
+        failed = ~made
+        rank = int((self.results[key] < t).sum()) + np.cumsum(failed)
+        pick = made | (failed & ((rank <= MIN_COUNTED)
+                                 | (self.uniforms(done + m)[done:] < self.fail_rate)))
+        res = np.where(pick, 0, UNCOUNTED).astype(np.int8)
+        sel = np.flatnonzero(pick)
+        g = first_guess(self.results[key])
+        guess = np.where(made[sel], max(g, t), min(g, t - 1)) if g >= 0 else np.where(
+            made[sel], t, t - 1)
+        rows = np.tile(np.asarray(s.value_job(key.strain, key.leader, key.side_mask, "max"),
+                                  np.int64), (len(sel), 1))
+        rows[:, 5] = guess
+        batch.add(key, self._deals_for(key, done, done + m), rows, sel, res)
+        return m - len(sel)
+
+    def _add_exact(self, key: SolveKey, n: int, batch: _Batch) -> None:
+        """Every deal of ``key`` up to the ``n``-th counted (or asked, for misères); a pilot's
+        answers, if any, give the first guesses of its deals."""
+        lo = len(self.results[key])
+        deals = self._deals_for(key, lo, n)
+        res = np.ones(len(deals), dtype=np.int8)
+        row, todo = self._job_row(key, deals, res)
+        ans = self._answers.pop(key, None)
+        if ans is not None and len(ans):
+            t = self.floors[key]
+            rows = np.tile(np.asarray(row, np.int64), (len(todo), 1))
+            rows[: len(ans), 5] = np.where(ans == 1, t, t - 1)
+            row = rows
+        batch.add(key, deals, row, todo, res)
 
     def solve_to(self, keys: Sequence[SolveKey], n: int, deadline: float | None = None) -> None:
         """Solve each of ``keys`` on the pool's samples it has not seen, up to the ``n``-th:
-        the two-phase keys' yes/no questions in a first parallel batch
-        (:func:`solver.solve_jobs`), then every count in a second: trick searches first, the
-        usually quick misère questions last, so they fill the workers' idle tail.
+        the yes/no questions of the pilots and of the two-phase keys in first parallel
+        batches (:func:`solver.solve_jobs`), then every count in one more: trick searches
+        first, the usually quick misère questions last, so they fill the workers' idle tail.
 
         ``deadline`` (a ``time.perf_counter()`` value): the searches still running then give
         up, and each key keeps its results up to its first sample left unsolved."""
-        fresh = [k for k in keys if k.mode == "at_least" and len(self.results[k]) == 0]
+        keys = [k for k in keys if len(self.results[k]) < n]
+        self._decide(keys, n, deadline)
+        fresh = [k for k in keys if k.mode == "at_least" and not self.two_phase.get(k)
+                 and len(self.results[k]) == 0]
         if fresh and n > 2 * PILOT:
             # a few deals first, so that the rest start from their median (first_guess)
             self.solve_to(fresh, PILOT, deadline)
-        keys = [k for k in keys if len(self.results[k]) < n]
-        two = {k for k in keys if self._two_phase(k)}
+        two = [k for k in keys if self.two_phase.get(k)]
+        self._ask(two, n, deadline)
         batch = _Batch()
-        self._ask_floors([k for k in keys if k in two], n, deadline, batch)
+        skipped = sum(self._add_counts(k, batch) for k in two)
+        self.tick(skipped)
         for key in sorted(keys, key=lambda k: k.mode != "at_least"):
-            if key in two:
-                continue
-            deals = self._deals_for(key, len(self.results[key]), n)
-            res = np.ones(len(deals), dtype=np.int8)
-            row, todo = self._job_row(key, deals, res)
-            batch.add(key, deals, row, todo, res)
+            if not self.two_phase.get(key):
+                self._add_exact(key, n, batch)
         out = batch.run(self._solver, deadline, self.tick)
         for key, lo, todo, res in batch.spans:
             if key.mode == "at_least":
                 self.value_searches += len(todo)
-            self._record(key, todo, out[lo : lo + len(todo)], res,
-                         self.fail_rate if key in two else 1.0)
+            self._record(key, todo, out[lo : lo + len(todo)], res)

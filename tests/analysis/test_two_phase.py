@@ -14,10 +14,10 @@ import pytest
 
 from boston_sim.analysis import SolveKey, Solver, analyze
 from boston_sim.analysis.plan import Candidate
-from boston_sim.analysis.solving import PILOT, UNCOUNTED, fail_count_uniforms
+from boston_sim.analysis.solving import MIN_COUNTED, PILOT, UNCOUNTED, fail_count_uniforms
 from boston_sim.analysis.statistics import candidate_stats, se
 from boston_sim.cards import parse_hand
-from boston_sim.config import TWO_PHASE_MIN_FAIL_SHARE
+from boston_sim.config import FAIL_COUNT_RATE, TWO_PHASE_MIN_FAIL_SHARE
 from boston_sim.rules import load_rules
 from boston_sim.sampler import Sampler
 
@@ -49,18 +49,28 @@ def test_counting_every_failure_reproduces_the_exact_snapshots(name, hand, seat,
     assert got == json.loads((SNAPSHOTS / name).read_text(encoding="utf-8"))
 
 
-def _rates(t: np.ndarray, floor: int, q: float) -> np.ndarray:
-    """The pilot rule written out from the exact counts ``t`` of a search whose pilot ran
-    first: deals past the pilot have their failures counted at rate ``q`` if the pilot failed
-    ``floor`` often enough; every other deal is counted exactly (rate 1)."""
-    two = np.mean(t[:PILOT] < floor) >= TWO_PHASE_MIN_FAIL_SHARE
-    return np.where((np.arange(len(t)) >= PILOT) & two, q, 1.0)
+def _counted(t: np.ndarray, floor: int, q: float, seed: int) -> np.ndarray:
+    """The counting rule written out from the exact counts ``t``: a search whose first
+    :data:`PILOT` deals mostly failed ``floor`` counts its makes, its first
+    :data:`MIN_COUNTED` failures and each later failure whose uniform is below ``q``; any
+    other search counts every deal."""
+    failed = t < floor
+    if np.mean(failed[:PILOT]) < TWO_PHASE_MIN_FAIL_SHARE:
+        return np.ones(len(t), dtype=bool)
+    rank = np.cumsum(failed)
+    return ~failed | (rank <= MIN_COUNTED) | (fail_count_uniforms(seed, len(t)) < q)
+
+
+def _rate(t: np.ndarray, floor: int, counted: np.ndarray) -> float:
+    """The share of the failures that were counted."""
+    failed = t < floor
+    return float((failed & counted).sum() / failed.sum()) if failed.any() else 1.0
 
 
 def test_only_makes_and_drawn_failures_are_counted_and_they_are_exact():
-    """On a weak hand: the pilot is counted exactly and fails, so the later deals go
-    two-phase; phase B counts exactly the deals that made T or whose uniform is below q,
-    with the exact counts; the others are recorded as uncounted failures, and far fewer
+    """On a weak hand: the pilot's questions fail, so the search goes two-phase; it counts
+    exactly the deals that made T, its first few failures and those whose uniform is below
+    q, with the exact counts; the others are recorded as uncounted failures, and far fewer
     value searches run (a deterministic count, not a time)."""
     key = SolveKey(0, 0, 1, -1, "at_least")
     n, seed = 28, 3
@@ -68,14 +78,14 @@ def test_only_makes_and_drawn_failures_are_counted_and_they_are_exact():
     two = _solve(WEAK, key, 5, n, seed, Q)
     t, r = exact.results[key], two.results[key]
     assert (t[:PILOT] < 5).mean() >= TWO_PHASE_MIN_FAIL_SHARE
-    later = np.arange(n) >= PILOT
-    counted = (t >= 5) | (fail_count_uniforms(seed, n) < Q) | ~later
+    counted = _counted(t, 5, Q, seed)
     assert (r[counted] == t[counted]).all()
     assert (r[~counted] == UNCOUNTED).all()
-    assert two.rates[key].tolist() == np.where(later, Q, 1.0).tolist()
+    assert (r[: PILOT][t[: PILOT] < 5] >= 0).sum() >= min(MIN_COUNTED, (t[:PILOT] < 5).sum())
+    assert two.rates[key].tolist() == [_rate(t, 5, counted)] * n
     assert exact.rates[key].tolist() == [1.0] * n
     assert exact.value_searches == n and exact.questions == 0
-    assert two.questions == n - PILOT
+    assert two.questions == n
     assert two.value_searches == counted.sum() < n // 2
     assert exact.solves == two.solves == n
     assert fail_count_uniforms(seed, 5).tolist() == fail_count_uniforms(seed, n)[:5].tolist()
@@ -115,8 +125,8 @@ def test_estimator_terms_follow_the_written_out_rule(t):
 
 
 def test_exactly_counted_failures_enter_with_rate_one():
-    """Mixed rates (a pilot counted exactly, then two-phase deals): an exact deal's term is
-    its own f(t); a two-phase failure's weighs (f - c_i) by 1/q; and over the coins the
+    """Mixed rates (some deals counted for sure, then coin-drawn ones): a sure deal's term
+    is its own f(t); a drawn failure's weighs (f - c_i) by 1/q; and over the coins the
     terms' mean is E[f] (enumerated: every pattern of counted two-phase failures)."""
     from itertools import product
 
@@ -152,16 +162,16 @@ def test_the_estimates_are_the_means_of_the_weighted_terms():
     ref = analyze(MIXED, seat="second", samples=30, seed=4, fail_count_rate=1.0)
     assert any("random 50% of them" in n for n in a.notes)
     assert not any("random" in n for n in ref.notes)
-    u = fail_count_uniforms(4, 30)
     floor = 5  # boston, the lowest trick rung of the spade search
     rows = a.rungs.set_index("rung")
     for rung in ("boston", "eight"):
         row = rows.loc[rung]
         t = a.tricks[(rung, row["trump"])]
         exact = ref.tricks[(rung, row["trump"])]
-        assert ((t == exact) | ((t == -1) & (exact < floor) & (u >= q))).all()
+        kept = _counted(exact, floor, q, 4)
+        assert (t[kept] == exact[kept]).all() and (t[~kept] == UNCOUNTED).all()
         net = a.rules.net_vector(rung, row["trump"], {})
-        rates = _rates(exact, floor, q)
+        rates = np.full(len(t), _rate(exact, floor, kept))
         y = _terms(t, net, floor, rates)
         assert row["ev_net"] == pytest.approx(y.mean())
         assert row["ev_net_se"] == pytest.approx(y.std(ddof=1) / math.sqrt(len(y)))
@@ -213,7 +223,7 @@ def test_a_cut_two_phase_batch_keeps_its_solved_prefix(monkeypatch):
 
     monkeypatch.setattr(solver, "solve_jobs", cut_off)
     part.solve_to([key], n, deadline=time.perf_counter() + 3600)
-    assert part.questions == 12  # the pilot failed: the later deals were asked
+    assert part.questions == PILOT + 7  # the pilot failed: the later deals were asked
     assert len(part.results[key]) == PILOT + 7
     assert (part.results[key] == full.results[key][: PILOT + 7]).all()
     monkeypatch.setattr(solver, "solve_jobs", real)
@@ -223,26 +233,27 @@ def test_a_cut_two_phase_batch_keeps_its_solved_prefix(monkeypatch):
 
 
 def test_a_search_whose_pilot_made_stays_exact():
-    """The pilot rule: a search whose exact pilot mostly made its floor asks no question on
-    its later deals and counts them all, as with q = 1; one that mostly failed asks."""
+    """The pilot rule: a search whose pilot mostly made its floor asks no question past it
+    and counts every deal, as with q = 1; one that mostly failed asks every deal."""
     key = SolveKey(0, 0, 1, -1, "at_least")
     n = 3 * PILOT
     exact = _solve(MIXED, key, 5, n, 3, 1.0)
     assert (exact.results[key][:PILOT] < 5).mean() < TWO_PHASE_MIN_FAIL_SHARE
     two = _solve(MIXED, key, 5, n, 3, Q)
-    assert two.questions == 0 and two.value_searches == n
+    assert two.questions == PILOT and two.value_searches == n
     assert (two.results[key] == exact.results[key]).all()
     assert two.rates[key].tolist() == [1.0] * n
     # the same hand, a floor it mostly fails: the later deals are asked
     high = _solve(MIXED, key, 11, n, 3, Q)
     assert (high.results[key][:PILOT] < 11).mean() >= TWO_PHASE_MIN_FAIL_SHARE
-    assert high.questions == n - PILOT
+    assert high.questions == n
 
 
 def _calibration(hand: str, strain: str, rung_id: str, floor: int, seeds: int, n: int,
-                 ref_n: int) -> None:
-    """Over ``seeds`` analyses of ``n`` deals with q = Q: the spread of the estimates across
-    seeds matches their mean reported SE, and their mean is within 3 SEs of an exact
+                 ref_n: int, q: float = Q, fields: tuple[str, ...] = ("ev_net", "p_make")
+                 ) -> None:
+    """Over ``seeds`` analyses of ``n`` deals with rate ``q``: the spread of the estimates
+    across seeds matches their mean reported SE, and their mean is within 3 SEs of an exact
     (q = 1) reference on ``ref_n`` other deals."""
     rs = load_rules("boston_foster")
     rung = rs.rung(rung_id)
@@ -255,9 +266,9 @@ def _calibration(hand: str, strain: str, rung_id: str, floor: int, seeds: int, n
     def stats(s: Solver):
         return candidate_stats(cand, s.results[key], *vecs, 0.0, floor=floor, q=s.rates[key])
 
-    runs = [stats(_solve(hand, key, floor, n, seed, Q)) for seed in range(seeds)]
+    runs = [stats(_solve(hand, key, floor, n, seed, q)) for seed in range(seeds)]
     ref = stats(_solve(hand, key, floor, ref_n, 10_000, 1.0))
-    for field in ("ev_net", "p_make"):
+    for field in fields:
         est = np.array([getattr(r, field) for r in runs])
         ses = np.array([getattr(r, field + "_se") for r in runs])
         ratio = est.std(ddof=1) / ses.mean()
@@ -273,6 +284,14 @@ def test_two_phase_estimates_are_calibrated_on_a_middling_hand():
     """Diamonds, lone declarer on lead, Six (about nine deals in ten fail it, so nearly every
     seed's pilot sends the search two-phase)."""
     _calibration(MIDDLING, "D", "six", 6, seeds=30, n=50, ref_n=300)
+
+
+def test_the_default_rate_is_calibrated_on_a_middling_and_a_weak_hand():
+    """The default share of failures counted (few counts: the variance of their mean is
+    most of the SE). The weak hand never makes Boston: only its EV varies."""
+    _calibration(MIDDLING, "D", "six", 6, seeds=30, n=50, ref_n=300, q=FAIL_COUNT_RATE)
+    _calibration(WEAK, "S", "boston", 5, seeds=30, n=50, ref_n=200, q=FAIL_COUNT_RATE,
+                 fields=("ev_net",))
 
 
 def test_the_weighted_distribution_gives_the_failures_their_exact_mass():
