@@ -290,7 +290,7 @@ def test_the_default_rate_is_calibrated_on_a_middling_and_a_weak_hand():
     """The default share of failures counted (few counts: the variance of their mean is
     most of the SE). The weak hand never makes Boston: only its EV varies."""
     _calibration(MIDDLING, "D", "six", 6, seeds=30, n=50, ref_n=300, q=FAIL_COUNT_RATE)
-    _calibration(WEAK, "S", "boston", 5, seeds=30, n=50, ref_n=200, q=FAIL_COUNT_RATE,
+    _calibration(WEAK, "S", "boston", 5, seeds=30, n=50, ref_n=100, q=FAIL_COUNT_RATE,
                  fields=("ev_net",))
 
 
