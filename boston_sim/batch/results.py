@@ -9,8 +9,8 @@ from typing import Any
 
 from ..errors import BostonSimError
 from .jobs import Job
-from .records import EXT_TO_OUTPUT, ROW_COLUMNS, ROW_SCHEMA
-from .sinks import LineSink, ParquetSink, rows_frame
+from .records import EXT_TO_OUTPUT, ROW_SCHEMA
+from .sinks import LineSink, ParquetSink, read_parquet_checked, rows_frame
 
 
 def _num(x: Any) -> float:
@@ -126,14 +126,9 @@ def load_results(path: str | Path) -> Any:
     if fmt is None:
         raise BostonSimError(f"cannot tell the format of results file {str(p)!r}")
     if fmt == "parquet":
-        import pandas as pd
-
-        df = pd.read_parquet(p)
-        missing = [c for c in ROW_COLUMNS if c not in df.columns]
-        if missing:
-            raise BostonSimError(f"{p} is not a boston-sim results file "
-                                 f"(missing {', '.join(missing)})")
-        return df
+        if not p.exists():
+            raise FileNotFoundError(2, "No such file", str(p))
+        return read_parquet_checked(p)
     if not p.exists():
         raise FileNotFoundError(2, "No such file", str(p))
     return rows_frame(LineSink(p, fmt).read_rows(), ROW_SCHEMA)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..analysis.result import json_value
 from ..errors import BostonSimError
+from ..outputs import atomic_output, write_bytes_atomic
 from .records import (
     ERROR_COLUMNS,
     EXT_TO_OUTPUT,
@@ -105,13 +106,9 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``path`` whole or not at all (temporary file, fsync, rename)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """Write ``path`` whole or not at all (temporary file beside it, fsync, rename; the
+    temporary file is removed on failure)."""
+    write_bytes_atomic(path, data)
 
 
 def write_table(path: Path, rows: list[dict[str, Any]], schema: dict[str, type],
@@ -119,9 +116,8 @@ def write_table(path: Path, rows: list[dict[str, Any]], schema: dict[str, type],
     """Write a whole table atomically (temp file + rename) in ``fmt``."""
     cols = list(schema)
     if fmt == "parquet":
-        tmp = path.with_name(path.name + ".tmp")
-        rows_frame(rows, schema).to_parquet(tmp, index=False)
-        os.replace(tmp, path)
+        with atomic_output(path) as tmp:
+            rows_frame(rows, schema).to_parquet(tmp, index=False)
         return
     head = _csv_header(cols) if fmt == "csv" else b""
     atomic_write_bytes(path, head + encode_rows(rows, fmt, cols))
@@ -141,8 +137,11 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
 
     ``--out results.csv`` -> ``results.csv``, ``results.summary.csv``, ``results.errors.csv``
     and ``results.meta.json``; for Parquet ``results.parquet/`` is a directory of part files and
-    the summary is ``results.summary.parquet``. Without ``--out`` the results sit next to the
-    input: ``hands.txt`` -> ``hands.results.csv``.
+    the summary is ``results.summary.parquet``. The errors and settings files of the other
+    formats carry the format's name (``results.jsonl.errors.csv``,
+    ``results.parquet.meta.json``), so that runs of one name in two formats never share them.
+    Without ``--out`` the results sit next to the input: ``hands.txt`` ->
+    ``hands.results.csv``.
     """
     if out is None:
         f = fmt or "csv"
@@ -158,8 +157,9 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
         ext = OUTPUT_EXT[f]
         base = results.with_suffix("") if results.suffix.lower() == ext else results
     summary = base.with_name(base.name + ".summary" + ext)
-    errors = base.with_name(base.name + ".errors.csv")
-    meta = base.with_name(base.name + ".meta.json")
+    side = base if f == "csv" else base.with_name(base.name + ext)
+    errors = side.with_name(side.name + ".errors.csv")
+    meta = side.with_name(side.name + ".meta.json")
     return OutputPaths(results, summary, errors, meta, f)
 
 
@@ -201,7 +201,7 @@ class LineSink:
         for raw in lines:
             try:
                 row = self._decode(raw)
-            except (ValueError, KeyError, json.JSONDecodeError):
+            except (ValueError, KeyError, TypeError, IndexError, RecursionError):
                 continue  # a damaged line: its hand will be incomplete and redone
             hid = row["hand_id"]
             if hid not in groups:
@@ -305,22 +305,26 @@ class ParquetSink:
         return {int(p.stem.split("-")[1]) for p in parts}
 
     def write_hand(self, rows: list[dict[str, Any]]) -> None:
-        tmp = self._part(rows[0]["hand_id"]).with_suffix(".parquet.tmp")
-        rows_frame(rows, ROW_SCHEMA).to_parquet(tmp, index=False)
-        fd = os.open(tmp, os.O_RDONLY)
+        part = self._part(rows[0]["hand_id"])
+        tmp = part.with_suffix(".parquet.tmp")
         try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, self._part(rows[0]["hand_id"]))
+            rows_frame(rows, ROW_SCHEMA).to_parquet(tmp, index=False)
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, part)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
     def read_rows(self) -> list[dict[str, Any]]:
-        import pandas as pd
 
         parts = sorted(self.path.glob("hand-*.parquet")) if self.path.is_dir() else []
         rows: list[dict[str, Any]] = []
         for p in parts:
-            df = pd.read_parquet(p)
+            df = read_parquet_checked(p)
             for rec in df.to_dict("records"):
                 rows.append({c: _from_json(json_value(rec[c]), ROW_SCHEMA[c]) for c in ROW_COLUMNS})
         return rows
@@ -330,6 +334,26 @@ class ParquetSink:
 
     def close(self) -> None:
         pass
+
+
+def read_parquet_checked(path: Path) -> Any:
+    """A Parquet file of result rows as a DataFrame; a corrupt or foreign file is a user
+    error naming it."""
+    import pandas as pd
+
+    try:
+        df = pd.read_parquet(path)
+    except ImportError:
+        raise BostonSimError("reading Parquet needs pyarrow: pip install 'boston-sim[parquet]'"
+                             ) from None
+    except (OSError, ValueError, TypeError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        raise BostonSimError(f"{path} is not a readable Parquet file: "
+                             f"{' '.join(str(e).split())[:120]}") from None
+    missing = [c for c in ROW_COLUMNS if c not in df.columns]
+    if missing:
+        raise BostonSimError(f"{path} is not a boston-sim results file "
+                             f"(missing {', '.join(missing)})")
+    return df
 
 
 def open_sink(path: Path, fmt: str) -> LineSink | ParquetSink:
