@@ -3,6 +3,7 @@ or on a Dask distributed cluster; each yields results in completion order."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -45,6 +46,24 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(1)
 
 
+@contextlib.contextmanager
+def _children_ignore_ctrl_c() -> Iterator[None]:
+    """Processes started within (the pool starts its workers in ``submit``) begin with
+    Ctrl-C ignored: a worker still importing when Ctrl-C comes must not print a traceback.
+    Python keeps an inherited "ignore" at start-up; the parent's handler is back at once."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def _stop_workers(ex: Any) -> None:
     """End a pool's worker processes now (Ctrl-C: do not wait for the hands in flight)."""
     for proc in list((getattr(ex, "_processes", None) or {}).values()):
@@ -82,9 +101,10 @@ def _run_local(jobs: list[Job], workers: int,
         completed = False
         try:
             while queue or running:
-                while queue and len(running) < window:
-                    j = queue.pop()
-                    running[ex.submit(fn, j)] = j
+                with _children_ignore_ctrl_c():
+                    while queue and len(running) < window:
+                        j = queue.pop()
+                        running[ex.submit(fn, j)] = j
                 finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
                 for fut in finished:
                     j = running.pop(fut)
@@ -108,11 +128,16 @@ def _run_local(jobs: list[Job], workers: int,
                     break
             completed = True
         finally:
-            for fut in running:
-                fut.cancel()
-            if not completed and not broken:  # Ctrl-C, or the consumer stopped early
+            if not completed and not broken:
+                # Ctrl-C, or the consumer stopped early: end the workers now; the pool marks
+                # every future broken (cancelling them first would trip the pool's own
+                # manager thread into a traceback)
                 _stop_workers(ex)
-            ex.shutdown(wait=completed and not broken, cancel_futures=True)
+                ex.shutdown(wait=True)
+            else:
+                for fut in running:
+                    fut.cancel()
+                ex.shutdown(wait=completed and not broken, cancel_futures=True)
 
 
 def _run_dask(jobs: list[Job], address: str,

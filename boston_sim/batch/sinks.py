@@ -19,6 +19,7 @@ from typing import Any
 
 from ..analysis.result import json_value
 from ..errors import BostonSimError
+from ..limits import clip
 from ..outputs import atomic_output, write_bytes_atomic
 from .records import (
     ERROR_COLUMNS,
@@ -151,7 +152,11 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
         results = base.with_name(base.name + ext)
     else:
         results = Path(out)
-        f = fmt or EXT_TO_OUTPUT.get(results.suffix.lower(), "csv")
+        suffix = results.suffix.lower()
+        if fmt is None and suffix and suffix not in EXT_TO_OUTPUT:
+            raise BostonSimError(f"cannot tell the output format of {clip(results)} from its "
+                                 f"extension; use {', '.join(EXT_TO_OUTPUT)} or --format")
+        f = fmt or EXT_TO_OUTPUT.get(suffix, "csv")
         if f not in OUTPUT_FORMATS:
             raise BostonSimError(f"unknown output format {f!r} (use {', '.join(OUTPUT_FORMATS)})")
         ext = OUTPUT_EXT[f]

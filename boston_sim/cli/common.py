@@ -44,9 +44,10 @@ def _os_error(e: OSError) -> None:
     name = e.filename if e.filename is not None else ""
     if isinstance(e, FileNotFoundError):
         fail(f"file not found: {name}")
-    code = USER_ERROR_EXIT if e.errno in USAGE_ERRNOS else FAILURE_EXIT
-    what = f"{name}: " if name != "" else ""
-    fail(f"{what}{e.strerror or type(e).__name__}", code)
+    reason = e.strerror or type(e).__name__
+    if e.errno in USAGE_ERRNOS:
+        fail(f"cannot open {name}: {reason}" if name != "" else reason)
+    fail(f"input/output error on {name}: {reason}" if name != "" else reason, FAILURE_EXIT)
 
 
 @contextlib.contextmanager

@@ -178,3 +178,33 @@ def test_an_ascii_terminal_gets_letters_not_a_traceback():
     proc = _cli("rules", "boston_foster", env={"PYTHONIOENCODING": "ascii"})
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def _app_raising(exc: BaseException):
+    import typer
+
+    from boston_sim.cli.common import user_errors
+
+    demo = typer.Typer()
+
+    @demo.command()
+    def go() -> None:
+        with user_errors():
+            raise exc
+
+    return demo
+
+
+@pytest.mark.parametrize("exc, code, needle", [
+    (OSError(errno.ENOSPC, "No space left on device", "r.csv"), 1, "No space left"),
+    (OSError(errno.EROFS, "Read-only file system", "r.csv"), 1, "Read-only"),
+    (OSError(errno.ENAMETOOLONG, "File name too long", "r" * 300), 2, "too long"),
+    (NotADirectoryError(errno.ENOTDIR, "Not a directory", "f/x"), 2, "Not a directory"),
+    (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), 2, "UTF-8"),
+    (RecursionError("maximum recursion depth exceeded"), 2, "nested too deeply"),
+    (MemoryError(), 1, "out of memory"),
+])
+def test_os_decoding_and_resource_errors_are_one_line(exc, code, needle):
+    res = runner.invoke(_app_raising(exc), [])
+    err = _one_line_error(res, code)
+    assert needle in err and len(err) < 200
