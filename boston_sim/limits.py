@@ -105,6 +105,7 @@ def check_settings_numbers(s: Any) -> None:
     if s.max_time is not None:
         check_real("--max-time", s.max_time, 0.0, MAX_TIME_MAX, lo_open=True)
     check_real("--risk", s.risk_threshold, -RISK_MAX, RISK_MAX)
+    check_real("fail_count_rate", s.fail_count_rate, 0.0, 1.0, lo_open=True)
     if s.threads is not None:
         check_int("--threads", s.threads, 1, THREADS_MAX)
     for name, values in (("--known", s.known), ("--constraint", s.constraints)):
