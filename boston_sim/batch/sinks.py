@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from .records import (
     ROW_SCHEMA,
 )
 
+_PART_NAME = re.compile(r"hand-\d+\.parquet")  # a results directory's part files
 _PANDAS_DTYPES = {int: "int64", float: "float64", bool: "bool", str: "object"}
 
 
@@ -307,7 +309,7 @@ class ParquetSink:
             for p in parts:
                 p.unlink()
             return set()
-        return {int(p.stem.split("-")[1]) for p in parts}
+        return {int(p.stem.split("-")[1]) for p in parts if _PART_NAME.fullmatch(p.name)}
 
     def write_hand(self, rows: list[dict[str, Any]]) -> None:
         part = self._part(rows[0]["hand_id"])
@@ -326,7 +328,8 @@ class ParquetSink:
 
     def read_rows(self) -> list[dict[str, Any]]:
 
-        parts = sorted(self.path.glob("hand-*.parquet")) if self.path.is_dir() else []
+        parts = sorted(p for p in self.path.glob("hand-*.parquet")
+                       if _PART_NAME.fullmatch(p.name)) if self.path.is_dir() else []
         rows: list[dict[str, Any]] = []
         for p in parts:
             df = read_parquet_checked(p)

@@ -21,6 +21,7 @@ import typer
 
 USER_ERROR_EXIT = 2  # same code click uses for a bad command line
 FAILURE_EXIT = 1
+MESSAGE_MAX = 400  # characters of one error line: a message never floods the terminal
 COMPILE_NOTICE = "compiling the solver (first run only, about 30 s)..."
 
 
@@ -32,9 +33,9 @@ def _one_line(text: object) -> str:
 def fail(message: str, code: int = USER_ERROR_EXIT) -> None:
     """Print ``error: message`` on stderr (words of user input cut to 80 characters) and exit
     with ``code`` (2: usage error)."""
-    from ..limits import clip_words
+    from ..limits import clip, clip_words
 
-    typer.echo(f"error: {clip_words(_one_line(message))}", err=True)
+    typer.echo(f"error: {clip(clip_words(_one_line(message)), MESSAGE_MAX)}", err=True)
     raise typer.Exit(code=code)
 
 
