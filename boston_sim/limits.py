@@ -21,6 +21,7 @@ SAMPLES_MIN = 2  # the SE of one deal is undefined
 THREADS_MAX = 1024  # solver threads, and batch worker processes
 MAX_TIME_MAX = 7 * 24 * 3600.0  # seconds: one week
 RISK_MAX = 1e6  # counters: |--risk| at most this
+PRECISION_MIN = 1e-3  # counters: finer asks for more deals than any cap allows
 PRECISION_MAX = 1e6  # counters
 TRICKS_MAX = 13  # --target: 0..13 tricks
 
@@ -100,7 +101,7 @@ def check_settings_numbers(s: Any) -> None:
     if s.samples is not None:
         check_int("--samples", s.samples, SAMPLES_MIN, SAMPLES_MAX)
     if s.precision is not None:
-        check_real("--precision", s.precision, 0.0, PRECISION_MAX, lo_open=True)
+        check_real("--precision", s.precision, PRECISION_MIN, PRECISION_MAX)
     check_int("max_samples", s.max_samples, SAMPLES_MIN, SAMPLES_MAX)
     if s.max_time is not None:
         check_real("--max-time", s.max_time, 0.0, MAX_TIME_MAX, lo_open=True)

@@ -3,6 +3,7 @@ write results as hands finish, then the sorted results and the per-hand summary.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import importlib.util
@@ -69,17 +70,8 @@ def run_batch(
     t0 = time.perf_counter()
     input_path = Path(input_path)
     settings = AnalysisSettings.build(settings, **overrides)
-    if fmt is not None and fmt not in OUTPUT_FORMATS:
-        raise BostonSimError(f"unknown output format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
-    in_fmt = input_format or detect_input_format(input_path)
-    paths = output_paths(input_path, out, fmt)
-    check_extras(paths.fmt, scheduler)
-    if workers is not None:
-        check_int("--workers", workers, 1, THREADS_MAX)
-    if overrides.get("rules") is not None:  # a bad run-wide rule set is a usage error
-        check_rules(settings.rules, settings.option_map)
-    check_settings(settings)
-    check_outputs(paths, [input_path, settings.rules])
+    paths, in_fmt = _check_run(input_path, out, settings, fmt, input_format, workers,
+                               scheduler, overrides.get("rules") is not None)
     jobs, bad, n_hands = read_jobs(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat)
     meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings)
     if resume:
@@ -87,15 +79,54 @@ def run_batch(
     sink = open_sink(paths.results, paths.fmt)
     if resume:
         check_kept_hands(sink, jobs)
+    new_files = [p for p in (paths.results, paths.summary, paths.errors, paths.meta)
+                 if not p.exists()]
+    summary = BatchSummary(hands=n_hands, results=str(paths.results),
+                           summary=str(paths.summary), errors=str(paths.errors))
+    try:
+        _run_jobs(sink, jobs, bad, resume, paths, meta, summary,
+                  workers=workers, scheduler=scheduler, progress=progress, fn=fn)
+    except (BostonSimError, OSError):
+        if summary.analysed == 0:  # nothing was done: leave nothing behind
+            _remove_new(new_files)
+        raise
+    rows = sink.read_rows()
+    write_table(paths.summary, summarize_rows(rows), SUMMARY_SCHEMA, paths.fmt)
+    summary.done = len({r["hand_id"] for r in rows})
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def _check_run(input_path: Path, out: str | Path | None, settings: AnalysisSettings,
+               fmt: str | None, input_format: str | None, workers: int | None,
+               scheduler: str | None, named_rules: bool) -> tuple[OutputPaths, str]:
+    """Every usage error of the run that can be found before reading the hands."""
+    if fmt is not None and fmt not in OUTPUT_FORMATS:
+        raise BostonSimError(f"unknown output format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
+    in_fmt = input_format or detect_input_format(input_path)
+    paths = output_paths(input_path, out, fmt)
+    check_extras(paths.fmt, scheduler)
+    if workers is not None:
+        check_int("--workers", workers, 1, THREADS_MAX)
+    if named_rules:  # a bad run-wide rule set is a usage error
+        check_rules(settings.rules, settings.option_map)
+    check_settings(settings)
+    check_outputs(paths, [input_path, settings.rules])
+    return paths, in_fmt
+
+
+def _run_jobs(sink: Any, jobs: list[Job], bad: list[Any], resume: bool, paths: OutputPaths,
+              meta: dict[str, Any], summary: BatchSummary, *, workers: int | None,
+              scheduler: str | None, progress: bool, fn: Callable[[Job], HandResult]) -> None:
+    """Write the settings and bad rows, then analyse the hands not yet done, writing each
+    as it finishes; ``summary`` counts them."""
     done = sink.open(resume)
     atomic_write_bytes(paths.meta, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
     errors = ErrorLog(paths.errors)
     for b in bad:
         errors.add(b.line, b.index, b.reason, b.text)
     todo = [j for j in jobs if j.index not in done]
-    summary = BatchSummary(hands=n_hands, skipped=len(jobs) - len(todo),
-                           results=str(paths.results), summary=str(paths.summary),
-                           errors=str(paths.errors))
+    summary.skipped = len(jobs) - len(todo)
     try:
         with ProgressBar("hands", len(todo), count=True, rate="hands/min", transient=False,
                          enabled=progress and len(todo) > 0) as bar:
@@ -110,12 +141,19 @@ def run_batch(
         sink.close()
         errors.close()
     sink.finish()
-    rows = sink.read_rows()
-    write_table(paths.summary, summarize_rows(rows), SUMMARY_SCHEMA, paths.fmt)
-    summary.done = len({r["hand_id"] for r in rows})
     summary.failed = errors.count
-    summary.seconds = time.perf_counter() - t0
-    return summary
+
+
+def _remove_new(paths: list[Path]) -> None:
+    """Remove the files (and Parquet directories without parts) a failed run created."""
+    import shutil
+
+    for p in paths:
+        with contextlib.suppress(OSError):
+            if p.is_dir():
+                shutil.rmtree(p)
+            elif p.exists():
+                p.unlink()
 
 
 def check_extras(fmt: str, scheduler: str | None) -> None:

@@ -66,6 +66,8 @@ def user_errors() -> Iterator[None]:
         fail("the input is not UTF-8 text; save it as UTF-8")
     except RecursionError:
         fail("the input is nested too deeply")
+    except OverflowError:
+        fail("a number is out of range (see the limits in the README)")
     except MemoryError:
         fail("out of memory; ask for fewer samples or a smaller input", FAILURE_EXIT)
 

@@ -273,3 +273,17 @@ def test_resume_over_a_corrupt_or_foreign_parquet_part_is_a_clean_error(tmp_path
     (out / "hand-000001.parquet").write_bytes(b"PAR1 corrupt")
     with pytest.raises(BostonSimError, match="not a readable Parquet file"):
         run_batch(f, out, seed=9, workers=1, resume=True, **FAST)
+
+
+def test_a_run_that_fails_before_any_hand_leaves_no_file(tmp_path, monkeypatch):
+    import boston_sim.batch.run as run_mod
+
+    f = _hands(tmp_path, 2)
+
+    def unreachable(*a, **k):
+        raise BostonSimError("cannot reach the Dask scheduler at tcp://127.0.0.1:1")
+
+    monkeypatch.setattr(run_mod, "execute", unreachable)
+    with pytest.raises(BostonSimError, match="Dask"):
+        run_batch(f, tmp_path / "r.csv", seed=9, workers=1, **FAST)
+    assert _files(tmp_path) == {"h.txt"}
