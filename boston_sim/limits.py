@@ -112,6 +112,11 @@ def check_settings_numbers(s: Any) -> None:
     for name, values in (("--known", s.known), ("--constraint", s.constraints)):
         for v in values:
             check_text(name, v)
+    for v in s.known:
+        if not (isinstance(v, str) or (isinstance(v, tuple) and len(v) == 2
+                                       and all(_is_int(x) for x in v))):
+            raise LimitError(f"a known card is text such as SA@dealer or a (card, seat) pair "
+                             f"of whole numbers, got {clip(repr(v))}")
     for name, pairs in (("--option", s.options), ("context", s.context)):
         for k, v in pairs:
             check_text(name, f"{k}={v}")

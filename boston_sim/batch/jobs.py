@@ -48,11 +48,13 @@ def check_rules(name: Any, options: dict[str, Any] | None) -> Any:
     as ``preference`` are not rule options unless the rule set declares them); raises the
     same user errors. Returns the RuleSet."""
     from ..config import CONTEXT_KEYS
-    from ..rules import load_rules
+    from ..rules import RuleSet, load_rules
 
-    rs = load_rules(name)
+    rs = name if isinstance(name, RuleSet) else load_rules(name)
     opts = {k: v for k, v in (options or {}).items()
             if k not in CONTEXT_KEYS or k in rs.option_specs}
+    if isinstance(name, RuleSet):
+        return rs.with_options(opts) if opts else rs
     return load_rules(name, opts or None)
 
 

@@ -68,6 +68,9 @@ def run_batch(
     other settings) raise.
     """
     t0 = time.perf_counter()
+    if not isinstance(input_path, (str, Path)) or (out is not None
+                                                   and not isinstance(out, (str, Path))):
+        raise BostonSimError("the input and --out are file paths (str or Path)")
     input_path = Path(input_path)
     settings = AnalysisSettings.build(settings, **overrides)
     paths, in_fmt = _check_run(input_path, out, settings, fmt, input_format, workers,

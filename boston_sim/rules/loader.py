@@ -106,8 +106,17 @@ def load_rules(name_or_path: str | Path, options: Mapping[str, Any] | None = Non
     An unknown rule set, a broken file, an unknown option or a bad value raises
     :class:`RulesError` naming the file and the field (or the option and allowed values).
     """
-    path = _resolve_path(name_or_path)
-    st = path.stat()
+    if not isinstance(name_or_path, (str, Path)):
+        raise RulesError(f"a rule set is an id or a path, got {type(name_or_path).__name__}")
+    if options is not None and not isinstance(options, Mapping):
+        raise RulesError(f"options are a mapping of name to value, got "
+                         f"{type(options).__name__}")
+    try:
+        path = _resolve_path(name_or_path)
+        st = path.stat()
+    except OSError as e:  # a name too long for the file system, a path through a file
+        raise RulesError(f"cannot read rule set {str(name_or_path)[:MAX_OPTION_CHARS]!r}: "
+                         f"{e.strerror}") from None
     raw = _read_file(str(path), st.st_mtime_ns, st.st_size)
     return _build(raw, path, dict(options or {}))
 

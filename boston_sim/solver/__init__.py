@@ -297,7 +297,7 @@ def solve_target(deal, trump, leader, declarer, partner=None, *, kind: str, targ
 
 
 def _kind(kind: str) -> int:
-    if kind not in _KINDS:
+    if not isinstance(kind, str) or kind not in _KINDS:
         raise SolverInputError(f"unknown question kind {kind!r} (use at_least, at_most or exactly)")
     return _KINDS[kind]
 

@@ -31,6 +31,13 @@ MISUSE = [
     lambda: bs.analyze(HAND, precision=0),
     lambda: bs.analyze(HAND, options={"pool": 1e308}),
     lambda: bs.analyze(HAND, constraints=["second:S>=" + "9" * 4301]),
+    lambda: bs.analyze(HAND, known=[1]),
+    lambda: solve_target(DEAL, 0, 1, 0, kind=[], target=3),
+    lambda: bs.load_rules("r" * 300),
+    lambda: bs.load_rules("boston_foster", "pool=1"),
+    lambda: bs.load_rules(None),
+    lambda: bs.run_batch(None),
+    lambda: bs.analyze(HAND, known=[("SA", "dealer", 3)]),
 ]
 
 
