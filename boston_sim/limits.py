@@ -80,9 +80,9 @@ def check_real(name: str, value: Any, lo: float, hi: float, *, lo_open: bool = F
         x = math.inf
     below = x <= lo if lo_open else x < lo
     if not math.isfinite(x) or below or x > hi:
-        low = f"above {lo:g}" if lo_open else f"at least {lo:g}"
-        raise LimitError(f"{name} must be a finite number {low} and at most {hi:g}, "
-                         f"got {clip(value)}")
+        low = f"above {lo:g} and " if lo_open else f"at least {lo:g} and "
+        raise LimitError(f"{name} must be a finite number {low if lo > -math.inf else ''}"
+                         f"at most {hi:g}, got {clip(value)}")
     return x
 
 
@@ -103,8 +103,8 @@ def check_settings_numbers(s: Any) -> None:
     if s.precision is not None:
         check_real("--precision", s.precision, PRECISION_MIN, PRECISION_MAX)
     check_int("max_samples", s.max_samples, SAMPLES_MIN, SAMPLES_MAX)
-    if s.max_time is not None:
-        check_real("--max-time", s.max_time, 0.0, MAX_TIME_MAX, lo_open=True)
+    if s.max_time is not None:  # positive: the analysis says so, with what it applies to
+        check_real("--max-time", s.max_time, -math.inf, MAX_TIME_MAX)
     check_real("--risk", s.risk_threshold, -RISK_MAX, RISK_MAX)
     check_real("fail_count_rate", s.fail_count_rate, 0.0, 1.0, lo_open=True)
     if s.threads is not None:

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import BostonSimError
 from .jobs import Job
 from .records import EXT_TO_OUTPUT, ROW_SCHEMA
-from .sinks import LineSink, ParquetSink, read_parquet_checked, rows_frame
+from .sinks import LineSink, read_parquet_checked, read_part_directory, rows_frame
 
 
 def _num(x: Any) -> float:
@@ -121,7 +121,7 @@ def load_results(path: str | Path) -> Any:
     column types of :data:`ROW_SCHEMA`, sorted by hand id."""
     p = Path(path)
     if p.is_dir():
-        return rows_frame(ParquetSink(p).read_rows(), ROW_SCHEMA)
+        return rows_frame(read_part_directory(p), ROW_SCHEMA)
     fmt = EXT_TO_OUTPUT.get(p.suffix.lower())
     if fmt is None:
         raise BostonSimError(f"cannot tell the format of results file {str(p)!r}")

@@ -82,8 +82,8 @@ def run_batch(
     sink = open_sink(paths.results, paths.fmt)
     if resume:
         check_kept_hands(sink, jobs)
-    new_files = [p for p in (paths.results, paths.summary, paths.errors, paths.meta)
-                 if not p.exists()]
+    new_files = [p for p in (paths.results, paths.summary, paths.errors, paths.meta,
+                             getattr(sink, "parts", None)) if p is not None and not p.exists()]
     summary = BatchSummary(hands=n_hands, results=str(paths.results),
                            summary=str(paths.summary), errors=str(paths.errors))
     try:
@@ -176,10 +176,9 @@ def check_extras(fmt: str, scheduler: str | None) -> None:
 
 def check_outputs(paths: OutputPaths, inputs: list[Any]) -> None:
     """Every file the run writes may be written (:func:`boston_sim.outputs.check_output`):
-    none is an input, a directory (but Parquet's results), a device or a FIFO, and every
-    directory exists."""
+    none is an input, a directory, a device or a FIFO, and every directory exists."""
     files = [Path(x) for x in inputs if isinstance(x, (str, Path)) and Path(x).is_file()]
-    check_output(paths.results, "--out", inputs=files, directory=paths.fmt == "parquet")
+    check_output(paths.results, "--out", inputs=files)
     for p in (paths.summary, paths.errors, paths.meta):
         check_output(p, "--out", inputs=files)
 

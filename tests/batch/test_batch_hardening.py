@@ -267,10 +267,12 @@ def test_resume_over_a_corrupt_or_foreign_parquet_part_is_a_clean_error(tmp_path
     f = _hands(tmp_path, 2)
     out = tmp_path / "r.parquet"
     run_batch(f, out, seed=9, workers=1, **FAST)
-    (out / "hand-abc.parquet").write_bytes(b"x")  # not a part name: ignored
+    parts = tmp_path / ".r.parquet.parts"
+    parts.mkdir()
+    (parts / "hand-abc.parquet").write_bytes(b"x")  # not a part name: ignored
     again = run_batch(f, out, seed=9, workers=1, resume=True, **FAST)
     assert (again.skipped, again.analysed) == (2, 0)
-    (out / "hand-000001.parquet").write_bytes(b"PAR1 corrupt")
+    out.write_bytes(b"PAR1 corrupt")
     with pytest.raises(BostonSimError, match="not a readable Parquet file"):
         run_batch(f, out, seed=9, workers=1, resume=True, **FAST)
 
