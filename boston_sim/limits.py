@@ -106,7 +106,6 @@ def check_settings_numbers(s: Any) -> None:
     if s.max_time is not None:  # positive: the analysis says so, with what it applies to
         check_real("--max-time", s.max_time, -math.inf, MAX_TIME_MAX)
     check_real("--risk", s.risk_threshold, -RISK_MAX, RISK_MAX)
-    check_real("fail_count_rate", s.fail_count_rate, 0.0, 1.0, lo_open=True)
     if s.threads is not None:
         check_int("--threads", s.threads, 1, THREADS_MAX)
     for name, values in (("--known", s.known), ("--constraint", s.constraints)):
