@@ -13,7 +13,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .cards import COMPASS, parse_compass, split_deal
+from .cards import (
+    COMPASS,
+    NotationError,
+    cards_of,
+    format_card,
+    parse_compass,
+    parse_hand,
+    split_deal,
+)
 
 TAG = re.compile(r'\[\s*(\w+)\s+"([^"]*)"\s*\]')
 UNKNOWN_HAND = "-"
@@ -78,9 +86,26 @@ def read_games(lines: Iterable[str]) -> list[Game]:
 
 def deal_hands(deal: str) -> dict[int, str]:
     """``"N:h h h h"`` -> {compass seat: hand text}; unknown (``-``) hands are left out.
-    A malformed deal raises NotationError."""
+    A malformed deal, or one with a card in two hands, raises NotationError (a hand that
+    cannot be read is left for its own row to report)."""
     first, hands = split_deal(deal)
-    return {(first + i) % 4: h for i, h in enumerate(hands) if h != UNKNOWN_HAND}
+    out = {(first + i) % 4: h for i, h in enumerate(hands) if h != UNKNOWN_HAND}
+    _check_no_card_twice(out)
+    return out
+
+
+def _check_no_card_twice(hands: dict[int, str]) -> None:
+    seen: dict[int, int] = {}  # card bit -> compass seat holding it
+    for seat, text in hands.items():
+        try:
+            mask = parse_hand(text, cards=None)
+        except NotationError:
+            continue
+        for bit in cards_of(mask):
+            if bit in seen:
+                raise NotationError(f"{format_card(bit)} is in two hands "
+                                    f"({COMPASS[seen[bit]]} and {COMPASS[seat]})")
+            seen[bit] = seat
 
 
 def play_seat_of(compass: int, dealer: int, *, rightward: bool = False) -> int:

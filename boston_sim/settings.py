@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .config import DEFAULT_PARTNER, DEFAULT_RULES, DEFAULT_SEAT, FAIL_COUNT_RATE, MAX_SAMPLES
+from .errors import BostonSimError
 
 Pairs = tuple[tuple[str, Any], ...]
 
@@ -26,7 +27,11 @@ def _pairs(value: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> Pairs
     if value is None:
         return ()
     items = value.items() if isinstance(value, Mapping) else value
-    return tuple((str(k), v) for k, v in items)
+    try:
+        return tuple((str(k), v) for k, v in items)
+    except (TypeError, ValueError):
+        raise SettingsError(f"expected a mapping of name to value, got {type(value).__name__}"
+                            ) from None
 
 
 def _strings(value: Iterable[Any] | None) -> tuple[Any, ...]:
@@ -81,6 +86,9 @@ class AnalysisSettings:
         object.__setattr__(self, "context", _pairs(self.context))
         object.__setattr__(self, "known", _strings(self.known))
         object.__setattr__(self, "constraints", _strings(self.constraints))
+        from .limits import check_settings_numbers  # every number in its documented range
+
+        check_settings_numbers(self)
 
     @property
     def option_map(self) -> dict[str, Any]:
@@ -98,7 +106,12 @@ class AnalysisSettings:
         return str(getattr(self.rules, "id", self.rules))
 
     def replace(self, **changes: Any) -> AnalysisSettings:
-        """A copy with some fields changed (unknown names raise TypeError)."""
+        """A copy with some fields changed (an unknown name raises :class:`SettingsError`,
+        a ``TypeError`` and ``ValueError`` both)."""
+        unknown = sorted(set(changes) - _FIELD_NAMES)
+        if unknown:
+            raise SettingsError(f"unknown analysis setting {', '.join(unknown)} (settings: "
+                                f"{', '.join(sorted(_FIELD_NAMES))})")
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -139,3 +152,10 @@ class AnalysisSettings:
         changes = {k: v for k, v in overrides.items()
                    if not (v is None and k in defaults and defaults[k] is not None)}
         return base.replace(**changes) if changes else base
+
+
+_FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(AnalysisSettings))
+
+
+class SettingsError(BostonSimError, TypeError):
+    """A keyword that names no analysis setting, or a value of the wrong type."""

@@ -8,12 +8,14 @@ The pipeline, one module per part:
   and :func:`analyze_one`, the plain, picklable per-hand function ``Job -> HandResult``;
 * ``executors``: run it in this process, in local worker processes, or on a Dask cluster;
 * ``sinks``: append each finished hand's rows in one atomic step (CSV / JSON Lines: one
-  ``write`` + ``flush`` + ``fsync``; Parquet: one part file per hand written to a temporary
-  name and renamed), so a run killed at any moment loses at most the hands in flight, and
-  ``resume`` drops a torn or incomplete trailing hand and skips every complete one;
+  ``write`` + ``flush`` + ``fsync``; Parquet: one hidden part file per hand written to a
+  temporary name and renamed, merged into one file of row groups at the end), so a run
+  killed at any moment loses at most the hands in flight, and ``resume`` drops a torn or
+  incomplete trailing hand and skips every complete one;
 * ``results``: result rows, the per-hand summary, a results file read back;
-* ``run``: :func:`run_batch`, which also stores the settings (``meta.json``) and refuses to
-  resume results made with other ones.
+* ``run``: :func:`run_batch`, which checks every output before any work, stores the settings
+  and content hashes of the input (``meta.json``) and refuses to resume results made from
+  another input or with other settings.
 
 Seeds: hand ``i`` (its 0-based position in the input) is analysed with
 ``sampler.seed_for(run_seed, i)`` (ARCHITECTURE.md), so its result is the same whichever

@@ -3,6 +3,7 @@ or on a Dask distributed cluster; each yields results in completion order."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -17,10 +18,59 @@ JOBS_PER_WORKER = 4
 DASK_CONNECT_TIMEOUT = "20s"
 
 
-def _init_worker() -> None:
+PARENT_POLL_S = 1.0  # how often a worker checks that the process that started it is alive
+
+
+def _init_worker(parent: int | None = None) -> None:
     """Worker process start-up: one numba thread per process (the processes are the
-    parallelism); set before numba is imported by the first job."""
+    parallelism); set before numba is imported by the first job. Ctrl-C is the parent's to
+    handle (it stops the workers), and a worker whose parent died exits."""
+    import signal
+
     os.environ["NUMBA_NUM_THREADS"] = "1"
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        import threading
+
+        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True,
+                         name="boston-sim-parent-watch").start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Exit this worker once its parent is gone (killed with SIGKILL, say): a worker left
+    behind would hold memory and the caller's pipes for good."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os._exit(1)
+
+
+@contextlib.contextmanager
+def _children_ignore_ctrl_c() -> Iterator[None]:
+    """Processes started within (the pool starts its workers in ``submit``) begin with
+    Ctrl-C ignored: a worker still importing when Ctrl-C comes must not print a traceback.
+    Python keeps an inherited "ignore" at start-up; the parent's handler is back at once."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _stop_workers(ex: Any) -> None:
+    """End a pool's worker processes now (Ctrl-C: do not wait for the hands in flight)."""
+    for proc in list((getattr(ex, "_processes", None) or {}).values()):
+        try:
+            proc.terminate()
+        except (OSError, AttributeError):
+            continue
 
 
 MAX_CRASHES = 2
@@ -44,14 +94,17 @@ def _run_local(jobs: list[Job], workers: int,
     window = JOBS_PER_WORKER * workers
     crashes: dict[int, int] = {}
     while queue:
-        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+        ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
+                                 initargs=(os.getpid(),))
         running: dict[Any, Job] = {}
         broken = False
+        completed = False
         try:
             while queue or running:
-                while queue and len(running) < window:
-                    j = queue.pop()
-                    running[ex.submit(fn, j)] = j
+                with _children_ignore_ctrl_c():
+                    while queue and len(running) < window:
+                        j = queue.pop()
+                        running[ex.submit(fn, j)] = j
                 finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
                 for fut in finished:
                     j = running.pop(fut)
@@ -73,10 +126,18 @@ def _run_local(jobs: list[Job], workers: int,
                     queue.extend(running.values())
                     running.clear()
                     break
+            completed = True
         finally:
-            for fut in running:
-                fut.cancel()
-            ex.shutdown(wait=not broken, cancel_futures=True)
+            if not completed and not broken:
+                # Ctrl-C, or the consumer stopped early: end the workers now; the pool marks
+                # every future broken (cancelling them first would trip the pool's own
+                # manager thread into a traceback)
+                _stop_workers(ex)
+                ex.shutdown(wait=True)
+            else:
+                for fut in running:
+                    fut.cancel()
+                ex.shutdown(wait=completed and not broken, cancel_futures=True)
 
 
 def _run_dask(jobs: list[Job], address: str,

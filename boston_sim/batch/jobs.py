@@ -48,11 +48,13 @@ def check_rules(name: Any, options: dict[str, Any] | None) -> Any:
     as ``preference`` are not rule options unless the rule set declares them); raises the
     same user errors. Returns the RuleSet."""
     from ..config import CONTEXT_KEYS
-    from ..rules import load_rules
+    from ..rules import RuleSet, load_rules
 
-    rs = load_rules(name)
+    rs = name if isinstance(name, RuleSet) else load_rules(name)
     opts = {k: v for k, v in (options or {}).items()
             if k not in CONTEXT_KEYS or k in rs.option_specs}
+    if isinstance(name, RuleSet):
+        return rs.with_options(opts) if opts else rs
     return load_rules(name, opts or None)
 
 
@@ -97,6 +99,8 @@ def _make_jobs(items: list[Item], settings: AnalysisSettings
         else:
             try:
                 jobs.append(_job(rec, index, settings, rule_errors))
+            except RunOptionError:
+                raise
             except USER_ERRORS as e:
                 bad.append(BadRow(rec.line, str(e), rec.text, index))
         index += width
@@ -119,12 +123,29 @@ def _job(rec: Record, index: int, settings: AnalysisSettings,
             rule_errors[rules] = None
         except USER_ERRORS as e:
             rule_errors[rules] = str(e)
+            _raise_if_option_error(rules, settings, e)
     if rule_errors[rules] is not None:
         raise BostonSimError(rule_errors[rules])
     label = " ".join(rec.label.split())  # one line per row in the results: no line breaks
     return Job(index, rec.line, hand, label,
                settings.replace(rules=rules, seat=seat, turnup=turnup,
                                 seed=hand_seed(settings.seed, index)))
+
+
+class RunOptionError(BostonSimError):
+    """The run's ``--option`` is wrong for a rule set its rows use: a usage error of the whole
+    run, raised before any work rather than reported once per row."""
+
+
+def _raise_if_option_error(rules: Any, settings: AnalysisSettings, e: Exception) -> None:
+    """Raise :class:`RunOptionError` if ``rules`` loads without the run's options."""
+    if not settings.options:
+        return
+    try:
+        check_rules(rules, None)
+    except USER_ERRORS:
+        return  # the rule set itself is bad: that row's own problem
+    raise RunOptionError(str(e)) from None
 
 
 def _analyze(job: Job) -> Any:

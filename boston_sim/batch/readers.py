@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cards import COMPASS, PLAY_SEATS, NotationError, parse_compass
-from ..errors import BostonSimError
+from ..errors import BostonSimError, InputFileError
+from ..limits import bounded_lines
 from ..pbn import deal_hands, play_seat_of, read_games
 from .records import EXT_TO_INPUT, INPUT_FORMATS
 
@@ -57,10 +58,11 @@ def read_records(path: Path, fmt: str, pbn_seat: str = "all",
     if fmt not in INPUT_FORMATS:
         raise BostonSimError(f"unknown input format {fmt!r} (use {', '.join(INPUT_FORMATS)})")
     with open(path, encoding="utf-8-sig", newline="") as f:
+        lines = bounded_lines(f, str(path))
         if fmt == "pbn":
-            return list(read_pbn(f, pbn_seat, rightward))
+            return list(read_pbn(lines, pbn_seat, rightward))
         reader = {"text": read_text, "csv": read_csv, "jsonl": read_jsonl}[fmt]
-        return [(1, r) for r in reader(f)]
+        return [(1, r) for r in reader(lines)]
 
 
 def read_text(f: Iterable[str]) -> Iterator[Record]:
@@ -83,12 +85,23 @@ def read_text(f: Iterable[str]) -> Iterator[Record]:
 
 def read_csv(f: Iterable[str]) -> Iterator[Record]:
     """A header with a ``hand`` column; optional ``seat rules label turnup``."""
-    reader = csv.DictReader(f)
-    cols = [c.strip().lower() for c in (reader.fieldnames or [])]
+    # strict: an unterminated quote is an error, not one field that swallows every later row
+    reader = csv.DictReader(f, strict=True)
+    try:
+        names = reader.fieldnames
+    except csv.Error as e:
+        raise _csv_error(reader, e) from None
+    cols = [c.strip().lower() for c in (names or [])]
     if "hand" not in cols:
         raise BostonSimError("the CSV file needs a 'hand' column (optional: seat, rules, label)")
     reader.fieldnames = cols
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            raise _csv_error(reader, e) from None
         line = reader.line_num  # the (last) physical line of this row
         if None in row:  # more fields than the header
             yield Record(line, "", text=",".join(str(v) for v in row.values() if v),
@@ -98,6 +111,11 @@ def read_csv(f: Iterable[str]) -> Iterator[Record]:
         text = ",".join(v or "" for v in row.values())
         yield Record(line, get("hand"), get("seat") or None, get("rules") or None,
                      get("label"), text=text, turnup=get("turnup") or None)
+
+
+def _csv_error(reader: csv.DictReader, e: csv.Error) -> InputFileError:
+    return InputFileError(f"malformed CSV at line {reader.line_num}: {e} (check the quotes; "
+                          "a field may be at most 131,072 characters)")
 
 
 def read_jsonl(f: Iterable[str]) -> Iterator[Record]:
@@ -110,6 +128,9 @@ def read_jsonl(f: Iterable[str]) -> Iterator[Record]:
             obj = json.loads(s)
         except json.JSONDecodeError as e:
             yield Record(n, "", text=s, error=f"not valid JSON: {e.msg} at column {e.colno}")
+            continue
+        except RecursionError:
+            yield Record(n, "", text=s, error="not valid JSON: nested too deeply")
             continue
         if not isinstance(obj, dict):
             yield Record(n, "", text=s, error="expected a JSON object with a 'hand' key")

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..errors import BostonSimError
 from .jobs import Job
-from .records import EXT_TO_OUTPUT, ROW_COLUMNS, ROW_SCHEMA
-from .sinks import LineSink, ParquetSink, rows_frame
+from .records import EXT_TO_OUTPUT, ROW_SCHEMA
+from .sinks import LineSink, read_parquet_checked, read_part_directory, rows_frame
 
 
 def _num(x: Any) -> float:
@@ -121,19 +121,14 @@ def load_results(path: str | Path) -> Any:
     column types of :data:`ROW_SCHEMA`, sorted by hand id."""
     p = Path(path)
     if p.is_dir():
-        return rows_frame(ParquetSink(p).read_rows(), ROW_SCHEMA)
+        return rows_frame(read_part_directory(p), ROW_SCHEMA)
     fmt = EXT_TO_OUTPUT.get(p.suffix.lower())
     if fmt is None:
         raise BostonSimError(f"cannot tell the format of results file {str(p)!r}")
     if fmt == "parquet":
-        import pandas as pd
-
-        df = pd.read_parquet(p)
-        missing = [c for c in ROW_COLUMNS if c not in df.columns]
-        if missing:
-            raise BostonSimError(f"{p} is not a boston-sim results file "
-                                 f"(missing {', '.join(missing)})")
-        return df
+        if not p.exists():
+            raise FileNotFoundError(2, "No such file", str(p))
+        return read_parquet_checked(p)
     if not p.exists():
         raise FileNotFoundError(2, "No such file", str(p))
     return rows_frame(LineSink(p, fmt).read_rows(), ROW_SCHEMA)

@@ -3,7 +3,10 @@ write results as hands finish, then the sorted results and the per-hand summary.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import hashlib
+import importlib.util
 import json
 import time
 from collections.abc import Callable
@@ -12,6 +15,8 @@ from typing import Any
 
 from ..cards import parse_card, parse_play_seat
 from ..errors import BostonSimError
+from ..limits import THREADS_MAX, check_int, check_settings_numbers, clip
+from ..outputs import check_output
 from ..progress import ProgressBar
 from ..settings import AnalysisSettings
 from .executors import execute
@@ -19,10 +24,21 @@ from .jobs import Job, analyze_one, check_rules, read_jobs
 from .readers import detect_input_format
 from .records import OUTPUT_FORMATS, SUMMARY_SCHEMA, BatchSummary, HandResult
 from .results import summarize_rows
-from .sinks import ErrorLog, atomic_write_bytes, open_sink, output_paths, write_table
+from .sinks import (
+    ErrorLog,
+    OutputPaths,
+    atomic_write_bytes,
+    open_sink,
+    output_paths,
+    write_table,
+)
 
 # meta.json: the run's own keys that a resume must match, beside the settings' result_dict()
 RUN_KEYS = ("input_format", "format", "pbn_seat")
+# content hashes a resume must match when the stored meta.json has them (older ones do not)
+HASH_KEYS = {"input_sha256": "the input file's content", "rules_sha256": "the rule-set file"}
+HASH_BLOCK = 1 << 20
+DETAIL_MAX = 40  # characters of each differing value a refused resume shows
 _SETTING_FIELDS = tuple(f.name for f in dataclasses.fields(AnalysisSettings))
 
 
@@ -52,30 +68,68 @@ def run_batch(
     other settings) raise.
     """
     t0 = time.perf_counter()
+    if not isinstance(input_path, (str, Path)) or (out is not None
+                                                   and not isinstance(out, (str, Path))):
+        raise BostonSimError("the input and --out are file paths (str or Path)")
     input_path = Path(input_path)
     settings = AnalysisSettings.build(settings, **overrides)
-    if fmt is not None and fmt not in OUTPUT_FORMATS:
-        raise BostonSimError(f"unknown output format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
-    in_fmt = input_format or detect_input_format(input_path)
-    paths = output_paths(input_path, out, fmt)
-    if overrides.get("rules") is not None:  # a bad run-wide rule set is a usage error
-        check_rules(settings.rules, settings.option_map)
-    check_settings(settings)
+    paths, in_fmt = _check_run(input_path, out, settings, fmt, input_format, workers,
+                               scheduler, overrides.get("rules") is not None)
     jobs, bad, n_hands = read_jobs(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat)
     meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings)
     if resume:
         check_resume(paths.meta, meta)
-    paths.results.parent.mkdir(parents=True, exist_ok=True)
     sink = open_sink(paths.results, paths.fmt)
+    if resume:
+        check_kept_hands(sink, jobs)
+    new_files = [p for p in (paths.results, paths.summary, paths.errors, paths.meta,
+                             getattr(sink, "parts", None)) if p is not None and not p.exists()]
+    summary = BatchSummary(hands=n_hands, results=str(paths.results),
+                           summary=str(paths.summary), errors=str(paths.errors))
+    try:
+        _run_jobs(sink, jobs, bad, resume, paths, meta, summary,
+                  workers=workers, scheduler=scheduler, progress=progress, fn=fn)
+    except (BostonSimError, OSError):
+        if summary.analysed == 0:  # nothing was done: leave nothing behind
+            _remove_new(new_files)
+        raise
+    rows = sink.read_rows()
+    write_table(paths.summary, summarize_rows(rows), SUMMARY_SCHEMA, paths.fmt)
+    summary.done = len({r["hand_id"] for r in rows})
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def _check_run(input_path: Path, out: str | Path | None, settings: AnalysisSettings,
+               fmt: str | None, input_format: str | None, workers: int | None,
+               scheduler: str | None, named_rules: bool) -> tuple[OutputPaths, str]:
+    """Every usage error of the run that can be found before reading the hands."""
+    if fmt is not None and fmt not in OUTPUT_FORMATS:
+        raise BostonSimError(f"unknown output format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
+    in_fmt = input_format or detect_input_format(input_path)
+    paths = output_paths(input_path, out, fmt)
+    check_extras(paths.fmt, scheduler)
+    if workers is not None:
+        check_int("--workers", workers, 1, THREADS_MAX)
+    if named_rules:  # a bad run-wide rule set is a usage error
+        check_rules(settings.rules, settings.option_map)
+    check_settings(settings)
+    check_outputs(paths, [input_path, settings.rules])
+    return paths, in_fmt
+
+
+def _run_jobs(sink: Any, jobs: list[Job], bad: list[Any], resume: bool, paths: OutputPaths,
+              meta: dict[str, Any], summary: BatchSummary, *, workers: int | None,
+              scheduler: str | None, progress: bool, fn: Callable[[Job], HandResult]) -> None:
+    """Write the settings and bad rows, then analyse the hands not yet done, writing each
+    as it finishes; ``summary`` counts them."""
     done = sink.open(resume)
     atomic_write_bytes(paths.meta, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
     errors = ErrorLog(paths.errors)
     for b in bad:
         errors.add(b.line, b.index, b.reason, b.text)
     todo = [j for j in jobs if j.index not in done]
-    summary = BatchSummary(hands=n_hands, skipped=len(jobs) - len(todo),
-                           results=str(paths.results), summary=str(paths.summary),
-                           errors=str(paths.errors))
+    summary.skipped = len(jobs) - len(todo)
     try:
         with ProgressBar("hands", len(todo), count=True, rate="hands/min", transient=False,
                          enabled=progress and len(todo) > 0) as bar:
@@ -90,12 +144,61 @@ def run_batch(
         sink.close()
         errors.close()
     sink.finish()
-    rows = sink.read_rows()
-    write_table(paths.summary, summarize_rows(rows), SUMMARY_SCHEMA, paths.fmt)
-    summary.done = len({r["hand_id"] for r in rows})
     summary.failed = errors.count
-    summary.seconds = time.perf_counter() - t0
-    return summary
+
+
+def _remove_new(paths: list[Path]) -> None:
+    """Remove the files (and Parquet directories without parts) a failed run created."""
+    import shutil
+
+    for p in paths:
+        with contextlib.suppress(OSError):
+            if p.is_dir():
+                shutil.rmtree(p)
+            elif p.exists():
+                p.unlink()
+
+
+def check_extras(fmt: str, scheduler: str | None) -> None:
+    """A missing optional package is a one-line error naming the extra, before any file."""
+    for wanted, module, extra, what in (
+            (fmt == "parquet", "pyarrow", "parquet", "Parquet output"),
+            (bool(scheduler), "distributed", "dask", "--scheduler")):
+        if not wanted:
+            continue
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise BostonSimError(f"{what} needs {module}: pip install 'boston-sim[{extra}]'")
+
+
+def check_outputs(paths: OutputPaths, inputs: list[Any]) -> None:
+    """Every file the run writes may be written (:func:`boston_sim.outputs.check_output`):
+    none is an input, a directory, a device or a FIFO, and every directory exists."""
+    files = [Path(x) for x in inputs if isinstance(x, (str, Path)) and Path(x).is_file()]
+    check_output(paths.results, "--out", inputs=files)
+    for p in (paths.summary, paths.errors, paths.meta):
+        check_output(p, "--out", inputs=files)
+
+
+def check_kept_hands(sink: Any, jobs: list[Job]) -> None:
+    """On resume, every hand kept from the results file is the hand this input puts at that
+    position, under the same seed, seat and rule set; else results would mix."""
+    by_index = {j.index: j for j in jobs}
+    for row in sink.read_rows():
+        hid = row["hand_id"]
+        job = by_index.get(hid)
+        want = None if job is None else {"hand": job.hand, "seed": job.settings.seed,
+                                         "rules": job.settings.rules_id}
+        got = {"hand": row["hand"], "seed": row["seed"], "rules": row["rules"]}
+        if want != got:
+            what = "no such hand in the input" if want is None else ", ".join(
+                k for k in got if got[k] != want[k]) + " differ"
+            raise BostonSimError(
+                f"cannot resume: hand {hid} in {clip(sink.path)} does not match the input "
+                f"({what}); run without --resume or choose another --out")
 
 
 def check_settings(settings: AnalysisSettings) -> None:
@@ -103,8 +206,7 @@ def check_settings(settings: AnalysisSettings) -> None:
     parse_play_seat(settings.seat)
     if settings.turnup is not None:
         parse_card(settings.turnup)
-    if settings.samples is not None and settings.samples < 1:
-        raise BostonSimError("--samples must be at least 1")
+    check_settings_numbers(settings)
     max_time = settings.max_time
     if max_time is not None and (settings.samples is not None or not max_time > 0):
         raise BostonSimError("--max-time must be a positive number of seconds, and applies to "
@@ -117,8 +219,26 @@ def run_meta(input_path: Path, input_format: str, fmt: str, pbn_seat: str,
     results (the run seed; threads left out); resuming with different ones is refused."""
     from .. import __version__
 
-    return {"input": str(input_path), "input_format": input_format, "format": fmt,
-            **settings.result_dict(), "pbn_seat": pbn_seat, "version": __version__}
+    return {"input": str(input_path), "input_sha256": file_sha256(input_path),
+            "rules_sha256": rules_sha256(settings.rules), "input_format": input_format,
+            "format": fmt, **settings.result_dict(), "pbn_seat": pbn_seat,
+            "version": __version__}
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's content, read in blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(HASH_BLOCK), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def rules_sha256(rules: Any) -> str | None:
+    """SHA-256 of a rule-set file given by path (None for a built-in id or a loaded set)."""
+    if isinstance(rules, (str, Path)) and Path(rules).suffix == ".toml" and Path(rules).is_file():
+        return file_sha256(Path(rules))
+    return None
 
 
 def _comparable(meta: dict[str, Any]) -> dict[str, Any]:
@@ -144,10 +264,16 @@ def check_resume(meta_path: Path, meta: dict[str, Any]) -> None:
     except (TypeError, ValueError):
         raise BostonSimError(f"cannot resume: {meta_path} does not hold batch settings; run "
                              "without --resume or choose another --out") from None
+    changed = [what for k, what in HASH_KEYS.items() if k in old and old[k] != meta.get(k)]
+    if changed:
+        raise BostonSimError(
+            f"cannot resume: {' and '.join(changed)} changed since the results were made "
+            "(content hash differs); run without --resume or choose another --out")
     now = _comparable(meta)
     diff = [k for k in now if before.get(k) != now[k]]
     if diff:
-        detail = ", ".join(f"{k} {before.get(k)!r} -> {now[k]!r}" for k in diff)
+        detail = ", ".join(f"{k} {clip(repr(before.get(k)), DETAIL_MAX)} -> "
+                           f"{clip(repr(now[k]), DETAIL_MAX)}" for k in diff)
         raise BostonSimError(
             f"cannot resume: the results were made with other settings ({detail}); "
             "run without --resume or choose another --out"

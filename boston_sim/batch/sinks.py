@@ -1,8 +1,9 @@
 """Writing results so that a run killed at any moment loses at most the hands in flight.
 
 CSV / JSON Lines (:class:`LineSink`): each finished hand's rows go out in one ``write`` +
-``fsync``; Parquet (:class:`ParquetSink`): one part file per hand, written to a temporary
-name and renamed. ``open(resume=True)`` drops a torn or incomplete trailing hand and reports
+``fsync``; Parquet (:class:`ParquetSink`): one hidden part file per hand, written to a
+temporary name and renamed, merged into one results file of row groups at the end.
+``open(resume=True)`` drops a torn or incomplete trailing hand and reports
 every complete one. Whole tables (the summary, the settings) are written atomically.
 """
 
@@ -13,12 +14,16 @@ import io
 import json
 import math
 import os
+import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..analysis.result import json_value
 from ..errors import BostonSimError
+from ..limits import clip
+from ..outputs import atomic_output, write_bytes_atomic
 from .records import (
     ERROR_COLUMNS,
     EXT_TO_OUTPUT,
@@ -28,6 +33,9 @@ from .records import (
     ROW_SCHEMA,
 )
 
+PARTS_SUFFIX = ".parts"  # the hidden directory of a Parquet run's finished hands
+ROW_GROUP_HANDS = 256  # hands per row group of a Parquet results file
+_PART_NAME = re.compile(r"hand-\d+\.parquet")  # a results directory's part files
 _PANDAS_DTYPES = {int: "int64", float: "float64", bool: "bool", str: "object"}
 
 
@@ -105,13 +113,9 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``path`` whole or not at all (temporary file, fsync, rename)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """Write ``path`` whole or not at all (temporary file beside it, fsync, rename; the
+    temporary file is removed on failure)."""
+    write_bytes_atomic(path, data)
 
 
 def write_table(path: Path, rows: list[dict[str, Any]], schema: dict[str, type],
@@ -119,9 +123,8 @@ def write_table(path: Path, rows: list[dict[str, Any]], schema: dict[str, type],
     """Write a whole table atomically (temp file + rename) in ``fmt``."""
     cols = list(schema)
     if fmt == "parquet":
-        tmp = path.with_name(path.name + ".tmp")
-        rows_frame(rows, schema).to_parquet(tmp, index=False)
-        os.replace(tmp, path)
+        with atomic_output(path) as tmp:
+            rows_frame(rows, schema).to_parquet(tmp, index=False)
         return
     head = _csv_header(cols) if fmt == "csv" else b""
     atomic_write_bytes(path, head + encode_rows(rows, fmt, cols))
@@ -140,9 +143,12 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
     """Where the results, summary, errors and run settings go.
 
     ``--out results.csv`` -> ``results.csv``, ``results.summary.csv``, ``results.errors.csv``
-    and ``results.meta.json``; for Parquet ``results.parquet/`` is a directory of part files and
-    the summary is ``results.summary.parquet``. Without ``--out`` the results sit next to the
-    input: ``hands.txt`` -> ``hands.results.csv``.
+    and ``results.meta.json``; for Parquet the summary is ``results.summary.parquet``. The
+    errors and settings files of the other formats carry the format's name
+    (``results.jsonl.errors.csv``, ``results.parquet.meta.json``), so that runs of one name
+    in two formats never share them.
+    Without ``--out`` the results sit next to the input: ``hands.txt`` ->
+    ``hands.results.csv``.
     """
     if out is None:
         f = fmt or "csv"
@@ -152,14 +158,19 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
         results = base.with_name(base.name + ext)
     else:
         results = Path(out)
-        f = fmt or EXT_TO_OUTPUT.get(results.suffix.lower(), "csv")
+        suffix = results.suffix.lower()
+        if fmt is None and suffix and suffix not in EXT_TO_OUTPUT:
+            raise BostonSimError(f"cannot tell the output format of {clip(results)} from its "
+                                 f"extension; use {', '.join(EXT_TO_OUTPUT)} or --format")
+        f = fmt or EXT_TO_OUTPUT.get(suffix, "csv")
         if f not in OUTPUT_FORMATS:
             raise BostonSimError(f"unknown output format {f!r} (use {', '.join(OUTPUT_FORMATS)})")
         ext = OUTPUT_EXT[f]
         base = results.with_suffix("") if results.suffix.lower() == ext else results
     summary = base.with_name(base.name + ".summary" + ext)
-    errors = base.with_name(base.name + ".errors.csv")
-    meta = base.with_name(base.name + ".meta.json")
+    side = base if f == "csv" else base.with_name(base.name + ext)
+    errors = side.with_name(side.name + ".errors.csv")
+    meta = side.with_name(side.name + ".meta.json")
     return OutputPaths(results, summary, errors, meta, f)
 
 
@@ -201,7 +212,7 @@ class LineSink:
         for raw in lines:
             try:
                 row = self._decode(raw)
-            except (ValueError, KeyError, json.JSONDecodeError):
+            except (ValueError, KeyError, TypeError, IndexError, RecursionError):
                 continue  # a damaged line: its hand will be incomplete and redone
             hid = row["hand_id"]
             if hid not in groups:
@@ -279,57 +290,131 @@ class LineSink:
 
 
 class ParquetSink:
-    """A results directory with one Parquet part file per hand (``hand-000042.parquet``).
+    """One Parquet results file, a row group per :data:`ROW_GROUP_HANDS` hands.
 
-    Each part is written to a temporary name, fsynced and renamed, so a part either exists
-    complete or not at all; ``pandas.read_parquet(directory)`` reads the whole set.
+    While the run goes, each finished hand is a part file in a hidden directory beside the
+    results (``.r.parquet.parts/hand-000042.parquet``), written to a temporary name, fsynced
+    and renamed, so a part exists complete or not at all and a killed run keeps every
+    finished hand. ``finish`` merges the results file and the parts into a new results file
+    (written atomically), then removes the parts. A results directory of part files (the
+    layout of earlier versions) is still read by :func:`~boston_sim.batch.load_results`.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.parts = path.with_name(f".{path.name}{PARTS_SUFFIX}")
 
     def _part(self, hid: int) -> Path:
-        return self.path / f"hand-{hid:06d}.parquet"
+        return self.parts / f"hand-{hid:06d}.parquet"
+
+    def _part_files(self) -> list[Path]:
+        if not self.parts.is_dir():
+            return []
+        return sorted(p for p in self.parts.glob("hand-*.parquet") if _PART_NAME.fullmatch(p.name))
 
     def open(self, resume: bool) -> set[int]:
-        if self.path.exists() and not self.path.is_dir():
-            raise BostonSimError(f"{self.path} exists and is not a directory (Parquet results)")
-        self.path.mkdir(parents=True, exist_ok=True)
-        for p in self.path.glob("*.tmp"):
-            p.unlink()
-        parts = sorted(self.path.glob("hand-*.parquet"))
+        if self.path.is_dir():
+            raise BostonSimError(f"{self.path} is a directory (Parquet results are one file "
+                                 "now); choose another --out")
         if not resume:
-            for p in parts:
-                p.unlink()
-            return set()
-        return {int(p.stem.split("-")[1]) for p in parts}
+            self.path.unlink(missing_ok=True)
+            shutil.rmtree(self.parts, ignore_errors=True)
+        self.parts.mkdir(exist_ok=True)
+        for p in self.parts.glob("*.tmp"):
+            p.unlink()
+        return {int(r["hand_id"]) for r in self.read_rows()}
 
     def write_hand(self, rows: list[dict[str, Any]]) -> None:
-        tmp = self._part(rows[0]["hand_id"]).with_suffix(".parquet.tmp")
-        rows_frame(rows, ROW_SCHEMA).to_parquet(tmp, index=False)
-        fd = os.open(tmp, os.O_RDONLY)
+        part = self._part(rows[0]["hand_id"])
+        tmp = part.with_suffix(".parquet.tmp")
         try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, self._part(rows[0]["hand_id"]))
+            rows_frame(rows, ROW_SCHEMA).to_parquet(tmp, index=False)
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, part)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
     def read_rows(self) -> list[dict[str, Any]]:
-        import pandas as pd
-
-        parts = sorted(self.path.glob("hand-*.parquet")) if self.path.is_dir() else []
-        rows: list[dict[str, Any]] = []
-        for p in parts:
-            df = pd.read_parquet(p)
-            for rec in df.to_dict("records"):
-                rows.append({c: _from_json(json_value(rec[c]), ROW_SCHEMA[c]) for c in ROW_COLUMNS})
-        return rows
+        """Every hand's rows, from the results file and the parts, sorted by hand id."""
+        files = ([self.path] if self.path.is_file() else []) + self._part_files()
+        by_hand: dict[int, list[dict[str, Any]]] = {}
+        for p in files:
+            for row in _parquet_rows(p):
+                by_hand.setdefault(row["hand_id"], [])
+                by_hand[row["hand_id"]].append(row)
+        out: list[dict[str, Any]] = []
+        for hid in sorted(by_hand):
+            rows = by_hand[hid]
+            out += rows[: rows[0]["n_rungs"]]  # a hand both merged and still in a part
+        return out
 
     def finish(self) -> None:
-        pass
+        """Merge the results file and the parts into one results file, then drop the parts."""
+        rows = self.read_rows()
+        with atomic_output(self.path) as tmp:
+            write_row_groups(tmp, rows)
+        shutil.rmtree(self.parts, ignore_errors=True)
 
     def close(self) -> None:
         pass
+
+
+def write_row_groups(path: Path, rows: list[dict[str, Any]]) -> None:
+    """``rows`` (sorted by hand id) as one Parquet file, :data:`ROW_GROUP_HANDS` hands a row
+    group."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    frame = rows_frame(rows, ROW_SCHEMA)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    hand_ids = frame["hand_id"].to_numpy()
+    with pq.ParquetWriter(path, table.schema) as writer:
+        if len(rows) == 0:
+            writer.write_table(table)
+            return
+        starts = [0] + [i for i in range(1, len(rows)) if hand_ids[i] != hand_ids[i - 1]]
+        firsts = starts[::ROW_GROUP_HANDS] + [len(rows)]
+        for lo, hi in zip(firsts, firsts[1:], strict=False):
+            writer.write_table(table.slice(lo, hi - lo))
+
+
+def _parquet_rows(path: Path) -> list[dict[str, Any]]:
+    df = read_parquet_checked(path)
+    return [{c: _from_json(json_value(rec[c]), ROW_SCHEMA[c]) for c in ROW_COLUMNS}
+            for rec in df.to_dict("records")]
+
+
+def read_part_directory(path: Path) -> list[dict[str, Any]]:
+    """The rows of a results directory of part files (the Parquet layout of earlier
+    versions), sorted by hand id."""
+    parts = sorted(p for p in path.glob("hand-*.parquet") if _PART_NAME.fullmatch(p.name))
+    rows = [r for p in parts for r in _parquet_rows(p)]
+    return sorted(rows, key=lambda r: r["hand_id"])
+
+
+def read_parquet_checked(path: Path) -> Any:
+    """A Parquet file of result rows as a DataFrame; a corrupt or foreign file is a user
+    error naming it."""
+    import pandas as pd
+
+    try:
+        df = pd.read_parquet(path)
+    except ImportError:
+        raise BostonSimError("reading Parquet needs pyarrow: pip install 'boston-sim[parquet]'"
+                             ) from None
+    except (OSError, ValueError, TypeError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        raise BostonSimError(f"{path} is not a readable Parquet file: "
+                             f"{' '.join(str(e).split())[:120]}") from None
+    missing = [c for c in ROW_COLUMNS if c not in df.columns]
+    if missing:
+        raise BostonSimError(f"{path} is not a boston-sim results file "
+                             f"(missing {', '.join(missing)})")
+    return df
 
 
 def open_sink(path: Path, fmt: str) -> LineSink | ParquetSink:

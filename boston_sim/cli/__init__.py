@@ -50,22 +50,71 @@ for _mod in (rules_cmd, solve_cmd, bid_cmd, batch_cmd, plot_cmd):
     _mod.register(app)
 
 
-def main() -> None:
-    """Console-script entry point (``boston-sim``).
+SUIT_LETTERS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2212": "-",
+                "\u00b1": "+/-", "\u2014": "-", "\u2026": "..."}
+_ASCII_FALLBACK = "boston_sim_ascii"
 
-    Ctrl-C and a closed output pipe (``boston-sim ... | head``) end the program quietly with
-    the conventional exit codes instead of a traceback.
-    """
+
+def _ascii_fallback(e: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: suit symbols as letters, anything else unencodable as ``?``."""
+    if not isinstance(e, UnicodeEncodeError):
+        raise e
+    bad = e.object[e.start : e.end]
+    return "".join(SUIT_LETTERS.get(ch, "?") for ch in bad), e.end
+
+
+def _prepare_streams() -> None:
+    """A terminal or pipe whose encoding has no suit symbols (``PYTHONIOENCODING=ascii``)
+    gets letters instead of a UnicodeEncodeError."""
+    import codecs
+    import sys
+
+    codecs.register_error(_ASCII_FALLBACK, _ascii_fallback)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors=_ASCII_FALLBACK)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the final flush at exit cannot fail again."""
+    import os
     import sys
 
     try:
-        app()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        sys.stdout = None  # type: ignore[assignment]
+
+
+def main() -> None:
+    """Console-script entry point (``boston-sim``).
+
+    Ctrl-C, a closed output pipe (``boston-sim ... | head``), a closed or full standard
+    output end the program with a one-line message (none for a closed pipe) and the
+    conventional exit codes instead of a traceback.
+    """
+    import sys
+
+    if sys.stdout is None:  # started with stdout closed (>&-): the results would be lost
+        sys.stderr.write("error: standard output is closed\n")
+        raise SystemExit(1)
+    _prepare_streams()
+    code: int | str | None = 0
+    try:
+        try:
+            app()
+        except SystemExit as e:
+            code = e.code
+        sys.stdout.flush()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         raise SystemExit(130) from None
     except BrokenPipeError:
         # the reader went away: silence the final flush of stdout, then exit like SIGPIPE
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _quiet_stdout()
         raise SystemExit(141) from None
+    except OSError as e:  # stdout on a full device, a vanished terminal
+        _quiet_stdout()
+        sys.stderr.write(f"error: cannot write the output: {e.strerror or e}\n")
+        raise SystemExit(1) from None
+    raise SystemExit(code)

@@ -56,7 +56,7 @@ def batch(
     file: Annotated[Path, typer.Argument(help="Hands file: .txt, .csv / .jsonl (keys hand, "
                                          "seat, rules, label, turnup) or .pbn.")],
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Results file (a directory for parquet); default FILE.results.csv next to "
+        "--out", help="Results file (.csv, .jsonl or .parquet); default FILE.results.csv next to "
                       "the input. The summary, errors and settings go beside it.")] = None,
     fmt: Annotated[str | None, typer.Option(
         "--format",

@@ -20,7 +20,9 @@ from ..config import (
     SE_TARGET,
     TIME_STEP,
 )
+from ..outputs import atomic_output
 from .common import echo_json, notice_at_compile, parse_options, user_errors
+from .paths import check_outputs, check_request
 
 Hand = Annotated[str, typer.Argument(help="Your 13 cards, e.g. AKQ2.JT9.876.543 or "
                                           "'S:AKQ2 H:JT9 D:876 C:543'.")]
@@ -116,16 +118,20 @@ def bid(
             precision=precision, seed=seed, known=known, constraints=constraint,
             turnup=turnup, partner=partner, context=context, risk_threshold=risk,
             threads=threads, max_time=max_time)
+        check_request(settings, hand=hand)
+        csv_file, plot = check_outputs(csv=csv_file, plot=plot, inputs=[rules])
         with notice_at_compile(not quiet):
             a = analyze(hand, settings, progress=not quiet and sys.stderr.isatty())
         if csv_file is not None:
             from ..views import write_csv
 
-            write_csv(a, csv_file)
+            with atomic_output(csv_file) as tmp:
+                write_csv(a, tmp)
         if plot is not None:
             from ..views.plots import plot_hand
 
-            plot_hand(a, plot)
+            with atomic_output(plot) as tmp:
+                plot_hand(a, tmp)
         if json_out:
             echo_json(a.to_dict())
         else:

@@ -2,9 +2,11 @@
 and the notice that a first run compiles the solver.
 
 Every command body runs inside ``with user_errors():`` so that a bad hand, rule set or option
-prints ``error: <one line>`` on stderr and exits with code 2, never a traceback. Only the
-error types of :mod:`boston_sim.errors` and unreadable files are treated as the user's
-fault; anything else is a bug and keeps its traceback.
+prints ``error: <one line>`` on stderr and exits with code 2, never a traceback; a request the
+machine could not carry out (a full disk, a read-only file system) exits with code 1. The
+error types of :mod:`boston_sim.errors`, operating-system errors, undecodable or too deeply
+nested input and exhausted memory are reported this way; anything else is a bug and keeps
+its traceback.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import Any
 import typer
 
 USER_ERROR_EXIT = 2  # same code click uses for a bad command line
+FAILURE_EXIT = 1
+MESSAGE_MAX = 400  # characters of one error line: a message never floods the terminal
 COMPILE_NOTICE = "compiling the solver (first run only, about 30 s)..."
 
 
@@ -26,25 +30,46 @@ def _one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
-def fail(message: str) -> None:
-    """Print ``error: message`` on stderr and exit with code 2."""
-    typer.echo(f"error: {_one_line(message)}", err=True)
-    raise typer.Exit(code=USER_ERROR_EXIT)
+def fail(message: str, code: int = USER_ERROR_EXIT) -> None:
+    """Print ``error: message`` on stderr (words of user input cut to 80 characters) and exit
+    with ``code`` (2: usage error)."""
+    from ..limits import clip, clip_words
+
+    typer.echo(f"error: {clip(clip_words(_one_line(message)), MESSAGE_MAX)}", err=True)
+    raise typer.Exit(code=code)
+
+
+def _os_error(e: OSError) -> None:
+    from ..outputs import USAGE_ERRNOS
+
+    name = e.filename if e.filename is not None else ""
+    if isinstance(e, FileNotFoundError):
+        fail(f"file not found: {name}")
+    reason = e.strerror or type(e).__name__
+    if e.errno in USAGE_ERRNOS:
+        fail(f"cannot open {name}: {reason}" if name != "" else reason)
+    fail(f"input/output error on {name}: {reason}" if name != "" else reason, FAILURE_EXIT)
 
 
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn a user error into ``error: message`` on stderr and exit code 2 (no traceback)."""
+    """Turn a user error into ``error: message`` on stderr and its exit code (no traceback)."""
     from ..errors import USER_ERRORS
 
     try:
         yield
     except USER_ERRORS as e:
-        fail(str(e))
-    except FileNotFoundError as e:
-        fail(f"file not found: {e.filename}")
-    except (IsADirectoryError, NotADirectoryError, PermissionError) as e:
-        fail(f"cannot open {e.filename}: {e.strerror}")
+        fail(str(e), getattr(e, "exit_code", USER_ERROR_EXIT))
+    except OSError as e:
+        _os_error(e)
+    except UnicodeDecodeError:
+        fail("the input is not UTF-8 text; save it as UTF-8")
+    except RecursionError:
+        fail("the input is nested too deeply")
+    except OverflowError:
+        fail("a number is out of range (see the limits in the README)")
+    except MemoryError:
+        fail("out of memory; ask for fewer samples or a smaller input", FAILURE_EXIT)
 
 
 def parse_options(items: list[str] | None) -> dict[str, str]:

@@ -9,7 +9,9 @@ from typing import Annotated
 import typer
 
 from ..config import DEFAULT_RULES, DEFAULT_SEAT
+from ..outputs import atomic_output
 from .common import fail, notice_at_compile, parse_options, user_errors
+from .paths import check_outputs, check_request
 
 RESULTS_SUFFIXES = (".csv", ".jsonl", ".parquet")
 DEFAULT_HAND_IMAGE = "hand.png"
@@ -27,6 +29,13 @@ Samples = Annotated[int | None, typer.Option(
 Seed = Annotated[int, typer.Option("--seed", help="Seed (hand only).")]
 
 
+def check_plot_path(dest: Path, inputs: list) -> Path:
+    """The image path checked before any work (:func:`.paths.check_outputs`)."""
+    _, checked = check_outputs(plot=dest, inputs=inputs, plot_option="--out")
+    assert checked is not None
+    return checked
+
+
 def plot(
     target: Target,
     out: Out = None,
@@ -39,8 +48,6 @@ def plot(
     """Plot a batch's results (recommended bids, expected values) or one hand's analysis
     (counters won or lost per rung, tricks per trump, EV by rung)."""
     with user_errors():
-        from ..views.plots import check_image_path
-
         p = Path(target)
         if not p.exists() and p.suffix.lower() in RESULTS_SUFFIXES:
             fail(f"file not found: {p}")
@@ -48,21 +55,26 @@ def plot(
             from ..batch import load_results
             from ..views.plots import plot_batch
 
-            dest = out or p.with_suffix(".png")
-            check_image_path(dest)
-            plot_batch(load_results(p), dest)
+            dest = check_plot_path(out or p.with_suffix(".png"), [p])
+            results = load_results(p)
+            if len(results) == 0:
+                fail(f"no results to plot in {p}")
+            with atomic_output(dest) as tmp:
+                plot_batch(results, tmp)
         else:
             from ..analysis import analyze
             from ..settings import AnalysisSettings
             from ..views.plots import plot_hand
 
-            dest = out or Path(DEFAULT_HAND_IMAGE)
-            check_image_path(dest)
+            dest = check_plot_path(out or Path(DEFAULT_HAND_IMAGE), [rules])
             settings = AnalysisSettings.build(rules=rules, seat=seat,
                                               options=parse_options(option), samples=samples,
                                               seed=seed)
+            check_request(settings, hand=target)
             with notice_at_compile():
-                plot_hand(analyze(target, settings), dest)
+                a = analyze(target, settings)
+            with atomic_output(dest) as tmp:
+                plot_hand(a, tmp)
         typer.echo(str(dest))
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..limits import TRICKS_MAX, bounded_lines, check_int, check_text
 from .common import echo_json, fail, notice_at_compile, user_errors
 
 KINDS = ("at_least", "at_most", "exactly")
@@ -84,6 +85,7 @@ def solve(
     with user_errors():
         if (deal is None) == (file is None):
             fail("give either a DEAL or --file FILE")
+        check_text("the deal", deal)
         query = _parse_query(trump, leader, declarer, partner, table, kind, target, misere, boston)
         if file is None:
             result = _solve_deal(deal, query, progress)  # type: ignore[arg-type]
@@ -92,12 +94,16 @@ def solve(
             else:
                 typer.echo(_render(result))
             return
-        try:
-            text = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            fail(f"cannot read {file}: not UTF-8 text")
+        text = read_deal_file(file)
     # outside user_errors: the bad lines are reported one by one, and the exit code set at the end
     _solve_file(text, query, json_out, progress)
+
+
+def read_deal_file(file: Path) -> str:
+    """The text of a ``--file``, read line by line within the input limits (a file with no
+    line end, such as /dev/zero, stops at the line limit instead of filling memory)."""
+    with open(file, encoding="utf-8", newline="") as f:
+        return "".join(bounded_lines(f, str(file)))
 
 
 def _parse_query(trump, leader, declarer, partner, table, kind, target, misere, boston) -> _Query:
@@ -111,6 +117,8 @@ def _parse_query(trump, leader, declarer, partner, table, kind, target, misere, 
         kind, target, trump = "at_most", 0, "NT"
     if (kind is None) != (target is None):
         fail("--kind and --target go together")
+    if target is not None:
+        check_int("--target", target, 0, TRICKS_MAX)
     if kind is not None and kind not in KINDS:
         fail(f"unknown --kind {kind!r} (use at_least, at_most or exactly)")
     if table:

@@ -41,6 +41,12 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 _PACKAGED_DATA = _PACKAGE / "rules_data"
 DATA_DIR = _PACKAGED_DATA if _PACKAGED_DATA.is_dir() else _PACKAGE.parent / "data" / "rules"
 _READ_CACHE_SIZE = 64  # parsed files kept (built-ins and a user's few)
+BOM = "\ufeff"
+# Any number in a rule file or option: far beyond every real tariff, far below where sums of
+# payments over a ladder could overflow to an infinite EV.
+MAX_RULE_NUMBER = 1e9
+MAX_RULE_DEPTH = 32  # tables within tables: the built-in files use 4
+MAX_OPTION_CHARS = 100
 
 _RUNG_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _A_NUMBER = re.compile(r"^A-\d\d$")
@@ -100,8 +106,17 @@ def load_rules(name_or_path: str | Path, options: Mapping[str, Any] | None = Non
     An unknown rule set, a broken file, an unknown option or a bad value raises
     :class:`RulesError` naming the file and the field (or the option and allowed values).
     """
-    path = _resolve_path(name_or_path)
-    st = path.stat()
+    if not isinstance(name_or_path, (str, Path)):
+        raise RulesError(f"a rule set is an id or a path, got {type(name_or_path).__name__}")
+    if options is not None and not isinstance(options, Mapping):
+        raise RulesError(f"options are a mapping of name to value, got "
+                         f"{type(options).__name__}")
+    try:
+        path = _resolve_path(name_or_path)
+        st = path.stat()
+    except OSError as e:  # a name too long for the file system, a path through a file
+        raise RulesError(f"cannot read rule set {str(name_or_path)[:MAX_OPTION_CHARS]!r}: "
+                         f"{e.strerror}") from None
     raw = _read_file(str(path), st.st_mtime_ns, st.st_size)
     return _build(raw, path, dict(options or {}))
 
@@ -151,10 +166,34 @@ def _read_file(path: str, mtime_ns: int, size: int) -> dict[str, Any]:
             f"{path}: not UTF-8 text (byte {data[e.start]:#04x} at offset {e.start}); "
             "save the file as UTF-8"
         ) from None
+    text = text.removeprefix(BOM)  # editors on Windows save one; TOML itself has none
     try:
-        return tomllib.loads(text)
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise RulesError(f"{path}: nested deeper than Python can read") from None
+    _check_numbers(raw, path, "", 0)
+    return raw
+
+
+def _check_numbers(value: Any, path: str, where: str, depth: int) -> None:
+    """Every number of a rule file within +-:data:`MAX_RULE_NUMBER` (a larger amount breaks
+    the expected values: an infinite EV cannot be written as JSON), nesting within
+    :data:`MAX_RULE_DEPTH`."""
+    if depth > MAX_RULE_DEPTH:
+        raise RulesError(f"{path}: {where or 'the file'} is nested deeper than "
+                         f"{MAX_RULE_DEPTH} levels")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_numbers(v, path, f"{where}.{k}" if where else str(k), depth + 1)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_numbers(v, path, f"{where}[{i}]", depth + 1)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not abs(value) <= MAX_RULE_NUMBER:  # also catches nan
+            raise RulesError(f"{path}: {where} is beyond the limit of "
+                             f"+-{MAX_RULE_NUMBER:g} for any number in a rule set")
 
 
 # --------------------------------------------------------------------------- the rule set
@@ -225,7 +264,15 @@ def _resolve_options(
         if k not in specs:
             allowed = ", ".join(specs) or "none"
             raise RulesError(f"unknown option {k!r} for {rid} (options: {allowed})")
+        if isinstance(v, str) and len(v) > MAX_OPTION_CHARS:
+            raise RulesError(f"option {k}: the value is longer than {MAX_OPTION_CHARS} "
+                             "characters")
         options[k] = specs[k].coerce(v)
+        value = options[k]
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and not (
+                abs(value) <= MAX_RULE_NUMBER):
+            raise RulesError(f"option {k}={v} is beyond the limit of +-{MAX_RULE_NUMBER:g} "
+                             "for any number in a rule set")
     return options
 
 

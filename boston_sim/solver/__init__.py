@@ -37,6 +37,7 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "on_first_compile"]
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
+MAX_TRICKS = 13  # a question about more tricks than a hand holds has no answer
 _MODES = {"max": 0, "min": 1}
 # every card bit a lane may hold: ranks 2..14 in every suit, plus rank 15 (boston card)
 _VALID_BITS = np.uint64(sum(0xFFFC << (16 * s) for s in range(4)))
@@ -296,7 +297,7 @@ def solve_target(deal, trump, leader, declarer, partner=None, *, kind: str, targ
 
 
 def _kind(kind: str) -> int:
-    if kind not in _KINDS:
+    if not isinstance(kind, str) or kind not in _KINDS:
         raise SolverInputError(f"unknown question kind {kind!r} (use at_least, at_most or exactly)")
     return _KINDS[kind]
 
@@ -304,6 +305,8 @@ def _kind(kind: str) -> int:
 def _target(target) -> int:
     if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
         raise SolverInputError(f"target must be a whole number of tricks, got {target!r}")
+    if not 0 <= target <= MAX_TRICKS:
+        raise SolverInputError(f"target must be 0 to {MAX_TRICKS} tricks, got {target}")
     return int(target)
 
 

@@ -110,17 +110,30 @@ def test_torn_and_incomplete_tails_are_dropped_on_resume(tmp_path: Path, fmt: st
 
 
 def test_parquet_parts_resume(tmp_path: Path) -> None:
+    """Parquet results are one file in row groups; a killed run keeps its finished hands as
+    hidden part files that a resume merges."""
+    import pyarrow.parquet as pq
+
+    from boston_sim.batch import analyze_one
+
     f = _input(tmp_path, 3)
     ref = run_batch(f, tmp_path / "ref.parquet", seed=9, workers=1, **FAST)
+    assert Path(ref.results).is_file() and pq.ParquetFile(ref.results).num_row_groups >= 1
     out = tmp_path / "r.parquet"
-    run_batch(f, out, seed=9, workers=1, **FAST)
-    parts = sorted(out.glob("hand-*.parquet"))
-    assert [p.name for p in parts] == [f"hand-{i:06d}.parquet" for i in range(3)]
-    parts[1].unlink()
-    (out / "hand-000002.parquet.tmp").write_bytes(b"torn")  # a write that never got renamed
+
+    def killed_at_hand_1(job):
+        if job.index == 1:
+            raise KeyboardInterrupt
+        return analyze_one(job)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(f, out, seed=9, workers=1, fn=killed_at_hand_1, **FAST)
+    parts = tmp_path / ".r.parquet.parts"
+    assert [p.name for p in parts.glob("hand-*.parquet")] == ["hand-000000.parquet"]
+    (parts / "hand-000002.parquet.tmp").write_bytes(b"torn")  # a write that never got renamed
     s = run_batch(f, out, seed=9, workers=1, resume=True, **FAST)
-    assert (s.skipped, s.analysed) == (2, 1)
-    assert not list(out.glob("*.tmp"))
+    assert (s.skipped, s.analysed) == (1, 2)
+    assert not parts.exists() and out.is_file()
     a, b = load_results(ref.results), load_results(out)
     assert a.equals(b)
 
