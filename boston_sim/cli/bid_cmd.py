@@ -136,4 +136,6 @@ def bid(
 
 def register(app: typer.Typer) -> None:
     """Add the ``bid`` command to the app."""
-    app.command("bid")(bid)
+    from .hand_args import hand_command
+
+    hand_command(app, "bid")(bid)

@@ -68,4 +68,6 @@ def plot(
 
 def register(app: typer.Typer) -> None:
     """Add ``plot`` to the app."""
-    app.command("plot")(plot)
+    from .hand_args import hand_command
+
+    hand_command(app, "plot")(plot)

@@ -266,4 +266,6 @@ def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> 
 
 def register(app: typer.Typer) -> None:
     """Add ``solve`` to the app."""
-    app.command("solve")(solve)
+    from .hand_args import hand_command
+
+    hand_command(app, "solve")(solve)
