@@ -52,8 +52,11 @@ Known = Annotated[list[str] | None, typer.Option(
     "--known", help="A card known to lie with a seat, CARD@SEAT, e.g. SA@dealer or SA@W "
                     "(repeatable).")]
 Constraints = Annotated[list[str] | None, typer.Option(
-    "--constraint", "-c", help="Condition on another seat (repeatable): second:S>=5, "
-                               "dealer:H<=1, third:hcp>=12, eldest:has=SK, eldest:lacks=SK.")]
+    "--constraint", "-c", help="Condition on another seat (repeatable, all must hold): "
+                               "second:H5+ (5 or more hearts), dealer:H0-1, third:hcp12+, "
+                               "third:hcp12-15, eldest:has=SK, eldest:lacks=SK, "
+                               "second:shape=5xxx+4xxx (S H D C lengths, + or), "
+                               "second:H5+/S5+ (/ or), third:hcp12+,H4+ (, and).")]
 Turnup = Annotated[str | None, typer.Option(
     "--turnup", help="The turned-up trump card (Solo Whist, Russian Boston); it lies in the "
                      "dealer's hand.")]
