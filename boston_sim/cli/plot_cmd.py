@@ -8,33 +8,57 @@ from typing import Annotated
 
 import typer
 
-from ..config import DEFAULT_RULES, DEFAULT_SEAT
-from .common import fail, notice_at_compile, parse_options, user_errors
+from ..config import DEFAULT_PARTNER, DEFAULT_RULES, DEFAULT_SEAT
+from .analysis_options import (
+    Constraints,
+    Known,
+    MaxTime,
+    Options,
+    Partner,
+    Precision,
+    Preference,
+    Quiet,
+    Risk,
+    Rules,
+    Samples,
+    Seat,
+    Seed,
+    Senior,
+    Threads,
+    Turnup,
+    build_settings,
+)
+from .common import fail, notice_at_compile, user_errors
 
 RESULTS_SUFFIXES = (".csv", ".jsonl", ".parquet")
 DEFAULT_HAND_IMAGE = "hand.png"
 
 Target = Annotated[str, typer.Argument(
-    help="A results file (from batch) for a batch plot, or a hand to analyse and plot.")]
+    help="A results file (from batch) for a batch plot, or a hand to analyse and plot (the "
+         "analysis options are those of `bid`).")]
 Out = Annotated[Path | None, typer.Option(
     "--out", help="Image file: .png, .svg or .pdf (default: RESULTS.png, or hand.png).")]
-Rules = Annotated[str, typer.Option("--rules", "-r", help="Rule set (hand only).")]
-Seat = Annotated[str, typer.Option("--seat", "-s", help="Seat (hand only).")]
-Options = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", help="Rule-set option as key=value (repeatable).")]
-Samples = Annotated[int | None, typer.Option(
-    "--samples", "-n", help="Deals sampled (hand only).")]
-Seed = Annotated[int, typer.Option("--seed", help="Seed (hand only).")]
 
 
 def plot(
     target: Target,
     out: Out = None,
-    rules: Rules = DEFAULT_RULES,
     seat: Seat = DEFAULT_SEAT,
+    rules: Rules = DEFAULT_RULES,
     option: Options = None,
     samples: Samples = None,
+    precision: Precision = None,
+    max_time: MaxTime = None,
     seed: Seed = 0,
+    known: Known = None,
+    constraint: Constraints = None,
+    turnup: Turnup = None,
+    preference: Preference = None,
+    senior: Senior = None,
+    partner: Partner = DEFAULT_PARTNER,
+    risk: Risk = 0.0,
+    threads: Threads = None,
+    quiet: Quiet = False,
 ) -> None:
     """Plot a batch's results (recommended bids, expected values) or one hand's analysis
     (counters won or lost per rung, tricks per trump, EV by rung)."""
@@ -52,22 +76,26 @@ def plot(
             check_image_path(dest)
             plot_batch(load_results(p), dest)
         else:
+            import sys
+
             from ..analysis import analyze
-            from ..settings import AnalysisSettings
             from ..views.plots import plot_hand
 
             dest = out or Path(DEFAULT_HAND_IMAGE)
             check_image_path(dest)
-            settings = AnalysisSettings.build(rules=rules, seat=seat,
-                                              options=parse_options(option), samples=samples,
-                                              seed=seed)
-            with notice_at_compile():
-                plot_hand(analyze(target, settings), dest)
+            settings = build_settings(
+                rules=rules, seat=seat, option=option, samples=samples, precision=precision,
+                max_time=max_time, seed=seed, known=known, constraint=constraint,
+                turnup=turnup, preference=preference, senior=senior, partner=partner,
+                risk=risk, threads=threads)
+            with notice_at_compile(not quiet):
+                a = analyze(target, settings, progress=not quiet and sys.stderr.isatty())
+            plot_hand(a, dest)
         typer.echo(str(dest))
 
 
 def register(app: typer.Typer) -> None:
     """Add ``plot`` to the app."""
-    from .hand_args import hand_command
+    from .command import hand_command
 
     hand_command(app, "plot")(plot)

@@ -266,6 +266,6 @@ def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> 
 
 def register(app: typer.Typer) -> None:
     """Add ``solve`` to the app."""
-    from .hand_args import hand_command
+    from .command import hand_command
 
     hand_command(app, "solve")(solve)

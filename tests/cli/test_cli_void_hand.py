@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from boston_sim.cli import app
-from boston_sim.cli.hand_args import protect_hands
+from boston_sim.cli.command import protect_hands
 
 runner = CliRunner()
 VOID = "-.KQ2.K763.K97542"
