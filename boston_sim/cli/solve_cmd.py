@@ -79,7 +79,7 @@ def solve(
 
     Examples: boston-sim solve "N:AKQ2.JT9.876.543 ..." --trump S --declarer N --partner S;
     --table for every trump and declarer; --kind at_least --target 9 for a yes/no answer;
-    --misere; --file deals.txt --json.
+    --misere; --file deals.txt --trump S --json.
     """
     with user_errors():
         if (deal is None) == (file is None):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..analysis.result import is_missing
+from ..config import SE_TARGET
 from .terminal import DEFAULT_WIDTH, Column, fitted_table, suit_text
 from .terminal import console as terminal_console
 
@@ -59,8 +60,8 @@ _SETTLED_PREFIX = "searches whose rungs were settled early"
 _TABLE_NOTES = (_YES_NO_PREFIX, _SETTLED_PREFIX)
 YES_NO_NOTE = "yes/no search: Tricks shows 0 if made, 1 if failed"
 EXACTLY_NOTE = "yes/no search: Tricks shows 1 if made, 0 if failed"
-SETTLED_NOTE = ("rows marked {mark} stopped early: settled (P(make) known within "
-                "0.03 and clearly below the best bid); --samples N solves all on N deals")
+SETTLED_NOTE = (f"deals of a row that stopped early, settled (P(make) known within {SE_TARGET} and "
+                "clearly below the best bid); --samples N solves every row on N deals")
 UNPRICED_NOTE = "— = the rules give no price for this rung (docs/RULES.md §3.0)"
 DISCARD_NOTE = "−card: the card the declarer discards before play"
 
@@ -158,7 +159,7 @@ def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = Fa
         _columns(a, compact, uneven), cells, width or 10_000, styles=styles, title=title,
         title_justify="left", show_lines=False,
         box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD, show_edge=not compact,
-        padding=(0, 1, 0, 0) if compact else (0, 1))
+        padding=(0, 0, 0, 0) if compact else (0, 1))
     return table
 
 
@@ -185,7 +186,7 @@ def summary_lines(analysis: Analysis, notes: Notes | None = None) -> list[str]:
     if extra:
         lines.append("; ".join(extra))
     if notes is not None:
-        lines.extend(n.replace("{mark}", notes.mark(SETTLED_NOTE)) for n in notes.lines())
+        lines.extend(notes.lines())
     lines.extend(f"note: {n}" for n in dict.fromkeys(a.notes)
                  if not n.startswith(_TABLE_NOTES))
     return lines
