@@ -54,10 +54,13 @@ def _check_run_args(file: Path, fmt: str | None, input_format: str | None,
     return pbn_seat
 
 
-def _report(s: Any, json_out: bool) -> None:
+def _report(s: Any, json_out: bool, settings: Any, threads: int | None) -> None:
     """The run's summary: JSON on stdout, or counts and paths on stderr."""
     if json_out:
-        echo_json(s.to_dict())
+        from ..views.manifest import with_manifest
+
+        echo_json(with_manifest(s.to_dict(), "batch", seed=settings.seed,
+                                samples=settings.samples, threads=threads, settings=settings))
         return
     rate = 60 * s.analysed / s.seconds if s.seconds > 0 else 0.0
     typer.echo(
@@ -132,7 +135,7 @@ def batch(
             typer.echo("interrupted: finished hands are saved; run again with --resume",
                        err=True)
             raise typer.Exit(code=130) from None
-    _report(s, json_out)
+    _report(s, json_out, settings, threads)
     if s.failed:
         raise typer.Exit(code=1)
 

@@ -67,7 +67,9 @@ def bid(
     to make (double-dummy Monte Carlo, docs/RULES.md §3)."""
     with user_errors():
         from ..analysis import analyze
+        from ..views.manifest import now_utc
 
+        started = now_utc()
         settings = build_settings(
             rules=rules, seat=seat, option=option, samples=samples, precision=precision,
             max_time=max_time, seed=seed, known=known, constraint=constraint, turnup=turnup,
@@ -83,7 +85,9 @@ def bid(
 
             plot_hand(a, plot)
         if json_out:
-            echo_json(a.to_dict())
+            from ..views import analysis_json
+
+            echo_json(analysis_json(a, started))
         else:
             from ..views import print_report
 

@@ -76,9 +76,11 @@ def rules(
                 print_as_printed(_console(), rs)
             return
         if json_out:
+            from ..views.manifest import with_manifest
+
             d = rs.to_dict()
             d["tables"] = {k: dict(v) for k, v in rs.tables.items()}
-            echo_json(d)
+            echo_json(with_manifest(d, "rules", rules=rs))
             return
         from ..views.rules import print_rule_set
 
@@ -117,6 +119,7 @@ def score(
     """Score a contract: per-adversary payment and net to the declarer."""
     with user_errors():
         from ..errors import RulesError
+        from ..rules import load_rules
         from ..rules import score as score_fn
 
         try:
@@ -137,7 +140,10 @@ def score(
             context=context or None,
         )
         if json_out:
-            echo_json(s.to_dict())
+            from ..views.manifest import with_manifest
+
+            echo_json(with_manifest(s.to_dict(), "score", rules=load_rules(
+                rules_name, parse_options(option))))
             return
         outcome = "made" if s.success else "failed"
         typer.echo(f"{s.rules}: {s.name} ({s.contract}), {s.tricks} tricks — {outcome}")
@@ -192,15 +198,16 @@ def partout(
         white = rs.misere_partout(list(tricks))
         red = misere_partout_red(list(tricks))
         if json_out:
-            echo_json(
+            from ..views.manifest import with_manifest
+
+            echo_json(with_manifest(
                 {
                     "rules": rs.id,
                     "red_in_white": rs.red_in_white,
                     "tricks": list(tricks),
                     "white": white,
                     "red": red,
-                }
-            )
+                }, "partout", rules=rs))
             return
         typer.echo(f"{rs.id}: misère partout, 1 red = {rs.red_in_white:g} white")
         for i, (t, w, r) in enumerate(zip(tricks, white, red, strict=True)):

@@ -88,7 +88,9 @@ def solve(
         if file is None:
             result = _solve_deal(deal, query, progress)  # type: ignore[arg-type]
             if json_out:
-                echo_json(result)
+                from ..views.manifest import with_manifest
+
+                echo_json(with_manifest(result, "solve"))
             else:
                 typer.echo(_render(result))
             return
