@@ -88,9 +88,7 @@ def solve(
         if file is None:
             result = _solve_deal(deal, query, progress)  # type: ignore[arg-type]
             if json_out:
-                from ..views.manifest import with_manifest
-
-                echo_json(with_manifest(result, "solve"))
+                echo_json(result)
             else:
                 typer.echo(_render(result))
             return

@@ -69,8 +69,6 @@ def test_bid_manifest_says_what_made_it():
     ["rules", "boston_foster", "--json"],
     ["score", "--rules", "boston_foster", "eight", "7", "--json"],
     ["partout", "6", "2", "5", "0", "--json"],
-    ["solve", "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765",
-     "--trump", "S", "--declarer", "N", "--json"],
 ])
 def test_other_json_outputs_carry_a_manifest(args):
     d = _json(*args)
