@@ -66,6 +66,8 @@ class Analysis:
     ``payoff_samples[rung_id]`` the net counters of its deals with a known count and their
     weights: the distribution to draw. ``solves``: deal-searches done; ``value_searches``:
     the exact trick counts among them. ``settings``: what the analysis was asked with.
+    ``deals``: the sampled deals (``uint64[M, 4]`` hand masks by compass seat, dealer W),
+    sample ``i`` being entry ``i`` of every ``tricks`` array.
     """
 
     rules: RuleSet
@@ -99,6 +101,7 @@ class Analysis:
     max_time: float | None = None
     time_limited: bool = False
     settings: AnalysisSettings | None = None
+    deals: np.ndarray | None = None
 
     @property
     def unit(self) -> str:

@@ -31,7 +31,7 @@ from .analysis_options import (
     Turnup,
     build_settings,
 )
-from .common import echo_json, notice_at_compile, user_errors
+from .common import echo_json, fail, notice_at_compile, user_errors
 
 Hand = Annotated[str, typer.Argument(help="Your 13 cards, e.g. AKQ2.JT9.876.543, "
                                           "-.KQ2.K763.K97542 (void in spades) or "
@@ -39,6 +39,13 @@ Hand = Annotated[str, typer.Argument(help="Your 13 cards, e.g. AKQ2.JT9.876.543,
 JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
 CsvFile = Annotated[Path | None, typer.Option(
     "--csv", help="Also write the table (every trump candidate) to this CSV file.")]
+DealsOut = Annotated[Path | None, typer.Option(
+    "--deals-out", help="Also write the sampled deals to this PBN file, one board each, "
+                        "tagged with your seat, the rule set and the double-dummy result of "
+                        "the contending rungs.")]
+ShowFailures = Annotated[int, typer.Option(
+    "--show-failures", help="Also print this many deals on which the recommended bid "
+                            "fails, as four hands.", min=0)]
 
 
 def bid(
@@ -61,6 +68,8 @@ def bid(
     json_out: JsonOut = False,
     csv_file: CsvFile = None,
     plot: PlotFile = None,
+    deals_out: DealsOut = None,
+    show_failures: ShowFailures = 0,
     quiet: Quiet = False,
 ) -> None:
     """Analyse a hand over the whole ladder: P(make), tricks, expected counters, and the bid
@@ -70,6 +79,8 @@ def bid(
         from ..views.manifest import now_utc
 
         started = now_utc()
+        if deals_out is not None and deals_out.suffix.lower() != ".pbn":
+            fail(f"--deals-out writes PBN: give a .pbn file, not {deals_out.name}")
         settings = build_settings(
             rules=rules, seat=seat, option=option, samples=samples, precision=precision,
             max_time=max_time, seed=seed, known=known, constraint=constraint, turnup=turnup,
@@ -84,6 +95,10 @@ def bid(
             from ..views.plots import plot_hand
 
             plot_hand(a, plot)
+        if deals_out is not None:
+            from ..views.deals import write_pbn
+
+            write_pbn(a, deals_out)
         if json_out:
             from ..views import analysis_json
 
@@ -92,6 +107,11 @@ def bid(
             from ..views import print_report
 
             print_report(a)
+        if show_failures:
+            from ..views.deals import failure_lines
+
+            for line in failure_lines(a, show_failures):
+                typer.echo(line, err=json_out)
 
 
 def register(app: typer.Typer) -> None:
