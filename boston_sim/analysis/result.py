@@ -50,7 +50,7 @@ def json_value(v: Any) -> Any:
     return v
 
 
-@dataclass
+@dataclass(repr=False)
 class Analysis:
     """The result of :func:`boston_sim.analysis.analyze`; rendering lives in
     :mod:`boston_sim.views`.
@@ -102,6 +102,14 @@ class Analysis:
     time_limited: bool = False
     settings: AnalysisSettings | None = None
     deals: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        # short: the arrays and rows behind it run to tens of kilobytes
+        best = next((r for r in self.rung_rows if r["rung"] == self.recommended), None)
+        ev = "" if best is None or is_missing(best["ev_net"]) else \
+            f", ev_net={best['ev_net']:+.1f} {self.rules.unit}"
+        return (f"Analysis(hand={self.hand!r}, seat={self.seat!r}, rules={self.rules.id!r}, "
+                f"samples={self.samples}, recommended={self.recommended!r}{ev})")
 
     @property
     def unit(self) -> str:

@@ -203,3 +203,14 @@ def print_report(analysis: Analysis, console: Any = None) -> None:
                          colour=not c.no_color))
     for line in summary_lines(analysis, notes):
         c.print(line, highlight=False, markup=False)
+
+
+def report_text(analysis: Analysis, width: int = PIPE_WIDTH) -> str:
+    """The report :func:`print_report` prints, as plain text ``width`` columns wide."""
+    import io
+
+    from rich.console import Console
+
+    buf = io.StringIO()
+    print_report(analysis, Console(file=buf, width=width, color_system=None, highlight=False))
+    return buf.getvalue()
