@@ -33,14 +33,15 @@ def _tag(name: str) -> str:
 
 
 def contenders(a: Analysis, n: int = CONTENDERS) -> list[dict[str, Any]]:
-    """The chosen rows of the recommended bid and the best others by EV net (or P(make)
-    where no rung is priced), at most ``n``."""
+    """The chosen rows of the recommended bid and the best others by EV net, then the
+    unpriced rungs by P(make), at most ``n``."""
     rows = a.rung_rows
 
     def worth(r: dict[str, Any]) -> float:
         return r["p_make"] if is_missing(r["ev_net"]) else r["ev_net"]
 
-    ranked = sorted(rows, key=lambda r: (not r["recommended"], -worth(r)))
+    ranked = sorted(rows, key=lambda r: (not r["recommended"], is_missing(r["ev_net"]),
+                                         -worth(r)))
     return ranked[:n]
 
 
