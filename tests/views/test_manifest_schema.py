@@ -74,3 +74,14 @@ def test_other_json_outputs_carry_a_manifest(args):
     d = _json(*args)
     assert d["manifest"]["command"] == args[0]
     assert d["manifest"]["version"] == __version__
+
+
+def test_batch_json_carries_a_manifest(tmp_path):
+    quick = Path(__file__).resolve().parents[1] / "data" / "quick_rules.toml"
+    hands = tmp_path / "h.txt"
+    hands.write_text("AKQJT98.AK.A2.32 | eldest\n")
+    d = _json("batch", str(hands), "--rules", str(quick), "--turnup", "H2", "--samples", "2",
+              "--seed", "5", "--threads", "1", "-q", "--json", "--out", str(tmp_path / "r.csv"))
+    m = d["manifest"]
+    assert m["command"] == "batch" and m["seed"] == 5 and m["samples"] == 2
+    assert m["threads"] == 1 and m["settings"]["turnup"] == "H2"
