@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from boston_sim.batch import load_results, run_batch
 from boston_sim.cli import app
-from boston_sim.rules import load_rules
 from boston_sim.views import plots
 
 QUICK = Path(__file__).resolve().parent.parent / "data" / "quick_rules.toml"  # Solo + Misère only
