@@ -10,6 +10,36 @@ import importlib
 
 __version__ = "0.1.0"
 
+# Type checkers read the public names from here; at run time they load lazily (below).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .analysis import Analysis, analyze, dd_table
+    from .batch import run_batch
+    from .cards import (
+        boston_card_transform,
+        format_card,
+        format_deal,
+        format_hand,
+        parse_card,
+        parse_compass,
+        parse_deal,
+        parse_hand,
+        parse_play_seat,
+        parse_strain,
+        play_seat_to_compass,
+        validate_deal,
+    )
+    from .errors import (
+        BostonSimError,
+        NotationError,
+        RulesError,
+        SamplingError,
+        SolverInputError,
+    )
+    from .rules import list_rules, load_rules, misere_partout, score
+    from .settings import AnalysisSettings
+    from .solver import solve, solve_batch, solve_target
+
 # public name -> module that defines it
 _EXPORTS = {
     # notation (cards.py)

@@ -6,8 +6,9 @@ seat, honouring what is known:
 * the turned-up trump card, which lies in the dealer's hand in Solo Whist and Russian Boston
   (docs/RULES.md §1.3); it is simply a card pinned to the dealer;
 * ``known`` cards pinned to seats (``SA@dealer``);
-* ``constraints`` on another seat: suit length (``second:S>=5``), high-card points
-  (``third:hcp>=12``), holding or lacking a card (``eldest:has=SK``, ``eldest:lacks=SK``).
+* ``constraints`` on another seat: suit length (``second:S5+``, ``dealer:H0-1``), high-card
+  points (``third:hcp12-15``), holding or lacking a card (``eldest:has=SK``,
+  ``eldest:lacks=SK``), shape (``second:shape=5xxx+4xxx``), and ors (``/``) of ands (``,``).
   Constraints are met by rejection; the number of rejected deals is kept in ``rejected``.
 
 Seats follow the analysis convention of ``cards.py``: the dealer sits at W, so
@@ -91,6 +92,8 @@ class Constraint:
 
     ``kind`` is ``"length"`` (``suit`` holds a suit index), ``"hcp"``, ``"has"`` or ``"lacks"``
     (``card`` holds a card bit); ``op`` and ``value`` compare the statistic for the first two.
+    ``"shape"``: the four suit lengths (S, H, D, C) are one of ``shapes``. ``"any"``: an
+    or of ands, ``terms`` holding the conditions of each and (all on ``seat``).
     """
 
     seat: int
@@ -100,49 +103,126 @@ class Constraint:
     suit: int | None = None
     card: int | None = None
     text: str = ""
+    shapes: frozenset[tuple[int, int, int, int]] = frozenset()
+    terms: tuple[tuple[Constraint, ...], ...] = ()
 
     def describe(self) -> str:
         return self.text or repr(self)
 
 
+CONSTRAINT_EXAMPLES = ("second:H5+, dealer:H0-1, third:hcp12-15, eldest:has=SK, "
+                       "second:shape=5xxx+4xxx, second:H5+/S5+ (or), third:hcp12+,H4+ (and)")
+"""The forms :func:`parse_constraint` reads, for messages and help."""
+
 _CONSTRAINT_RE = re.compile(r"^\s*([A-Za-z0-9]+)\s*:\s*(.+?)\s*$")
-_CMP_RE = re.compile(r"^([A-Za-z♠♥♦♣]+)\s*(>=|<=|==|!=|=|>|<)\s*(-?\d+)$")
+_CMP_RE = re.compile(r"^([A-Za-z♠♥♦♣]+)(>=|<=|==|!=|=|>|<)(-?\d+)$")
+_RANGE_RE = re.compile(r"^([A-Za-z♠♥♦♣]+?)(\d+)(\+|-\d*)?$")
+_OR_RE = re.compile(r"\s+or\s+|/", re.IGNORECASE)
+_AND_RE = re.compile(r"\s+and\s+|,", re.IGNORECASE)
+_PATTERN_RE = re.compile(r"^(any)?([0-9x]{4})$", re.IGNORECASE)
+_SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+HAND_SIZE = 13
 
 
-def parse_constraint(text: str) -> Constraint:
-    """``second:S>=5``, ``dealer:H<=1``, ``third:hcp>=12``, ``eldest:has=SK``,
-    ``eldest:lacks=SK`` -> :class:`Constraint` (seat as a compass index)."""
-    m = _CONSTRAINT_RE.match(text or "")
-    if not m:
-        raise SamplingError(
-            f"cannot read constraint {text!r} (e.g. second:S>=5, third:hcp>=12, eldest:has=SK)"
-        )
-    try:
-        seat = parse_seat(m.group(1))
-    except NotationError as e:
-        raise SamplingError(f"constraint {text!r}: {e}") from None
-    body = m.group(2).replace(" ", "")
+def _bad(text: str, why: str = "") -> SamplingError:
+    detail = f": {why}" if why else ""
+    return SamplingError(f"cannot read constraint {text!r}{detail} (e.g. {CONSTRAINT_EXAMPLES})")
+
+
+def _shape_set(spec: str, text: str) -> frozenset[tuple[int, int, int, int]]:
+    """``5xxx+4xxx-any4333``: patterns of four suit lengths (S H D C; ``x`` any, ``any``
+    in any suit order), joined by ``+`` (or) and ``-`` (but not), read left to right."""
+    import itertools
+
+    every = [t for t in itertools.product(range(HAND_SIZE + 1), repeat=4) if sum(t) == HAND_SIZE]
+    out: set[tuple[int, int, int, int]] = set()
+    for sign, pattern in re.findall(r"([+-]?)([^+-]+)", spec):
+        m = _PATTERN_RE.match(pattern)
+        if not m:
+            raise _bad(text, f"shape pattern {pattern!r} is not like 5xxx or any4333")
+        fixed = [None if ch.lower() == "x" else int(ch) for ch in m.group(2)]
+        orders = set(itertools.permutations(fixed)) if m.group(1) else {tuple(fixed)}
+        hits = {t for t in every
+                if any(all(f is None or f == n for f, n in zip(o, t, strict=True))
+                       for o in orders)}
+        out = out - hits if sign == "-" else out | hits
+    if not out:
+        raise _bad(text, "no 13-card shape matches")
+    return frozenset(out)
+
+
+def _atom(seat: int, body: str, text: str) -> list[Constraint]:
+    """One condition (``H5+``, ``hcp12-15``, ``S>=5``, ``has=SK``, ``shape=5xxx``) as the
+    simple constraints that must all hold."""
     low = body.lower()
     for kind in ("has", "lacks"):
         if low.startswith(kind + "=") or low.startswith(kind + ":"):
             try:
-                card = parse_card(body[len(kind) + 1 :])
+                card = parse_card(body[len(kind) + 1:])
             except NotationError as e:
                 raise SamplingError(f"constraint {text!r}: {e}") from None
-            return Constraint(seat, kind, card=card, text=text.strip())
+            return [Constraint(seat, kind, card=card, text=text)]
+    if low.startswith("shape=") or low.startswith("shape:"):
+        return [Constraint(seat, "shape", shapes=_shape_set(body[len("shape") + 1:], text),
+                           text=text)]
     c = _CMP_RE.match(body)
-    if not c:
-        raise SamplingError(
-            f"cannot read constraint {text!r} (e.g. second:S>=5, third:hcp>=12, eldest:has=SK)"
-        )
-    what, op, value = c.group(1), c.group(2), int(c.group(3))
+    if c:
+        return [_stat(seat, c.group(1), c.group(2), int(c.group(3)), text)]
+    r = _RANGE_RE.match(body)
+    if not r:
+        raise _bad(text)
+    what, lo, tail = r.group(1), int(r.group(2)), r.group(3) or ""
+    if tail == "+":
+        return [_stat(seat, what, ">=", lo, text)]
+    if tail == "-":
+        return [_stat(seat, what, "<=", lo, text)]
+    if tail:
+        hi = int(tail[1:])
+        if hi < lo:
+            raise _bad(text, f"the range {lo}-{hi} is empty")
+        return [_stat(seat, what, ">=", lo, text), _stat(seat, what, "<=", hi, text)]
+    return [_stat(seat, what, "=", lo, text)]
+
+
+def _stat(seat: int, what: str, op: str, value: int, text: str) -> Constraint:
     if what.lower() in ("hcp", "points"):
-        return Constraint(seat, "hcp", op=op, value=value, text=text.strip())
-    sym = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(what, what.upper())
+        return Constraint(seat, "hcp", op=op, value=value, text=text)
+    sym = _SUIT_SYMBOLS.get(what, what.upper())
     if sym not in SUITS:
         raise SamplingError(f"constraint {text!r}: unknown suit or statistic {what!r} "
                             "(use S, H, D, C or hcp)")
-    return Constraint(seat, "length", op=op, value=value, suit=SUITS.index(sym), text=text.strip())
+    return Constraint(seat, "length", op=op, value=value, suit=SUITS.index(sym), text=text)
+
+
+def parse_constraint(text: str) -> Constraint:
+    """A condition on one seat's hand -> :class:`Constraint` (seat as a compass index).
+
+    Shell-safe forms: ``second:H5+`` (5 or more hearts), ``dealer:H0-1``, ``dealer:H1-``
+    (at most 1), ``third:hcp12+``, ``third:hcp12-15``, ``second:H5`` (exactly 5),
+    ``eldest:has=SK``, ``eldest:lacks=SK``, ``second:shape=5xxx+4xxx`` (suit lengths S H D C;
+    ``+`` or, ``-`` but not, ``any4333`` in any order); ``,`` (or ``and``) joins conditions
+    that must all hold, ``/`` (or ``or``) alternatives. The comparison form ``second:S>=5``
+    also works when quoted."""
+    m = _CONSTRAINT_RE.match(text or "")
+    if not m:
+        raise _bad(text)
+    try:
+        seat = parse_seat(m.group(1))
+    except NotationError as e:
+        raise SamplingError(f"constraint {text!r}: {e}") from None
+    clean = text.strip()
+    terms = []
+    for alternative in _OR_RE.split(m.group(2)):
+        term: list[Constraint] = []
+        for part in _AND_RE.split(alternative):
+            body = part.replace(" ", "")
+            if not body:
+                raise _bad(text, "an empty condition")
+            term.extend(_atom(seat, body, clean))
+        terms.append(tuple(term))
+    if len(terms) == 1 and len(terms[0]) == 1:
+        return terms[0][0]
+    return Constraint(seat, "any", terms=tuple(terms), text=clean)
 
 
 def parse_known(text: str) -> tuple[int, int]:
@@ -167,6 +247,10 @@ def _stat_of_hand(c: Constraint, hand: int) -> int | bool:
 
 def _holds(c: Constraint, hand: int) -> bool:
     """Whether a single known hand satisfies ``c``."""
+    if c.kind == "any":
+        return any(all(_holds(a, hand) for a in term) for term in c.terms)
+    if c.kind == "shape":
+        return tuple(suit_length(hand, s) for s in range(len(SUITS))) in c.shapes
     v = _stat_of_hand(c, hand)
     if c.kind in ("has", "lacks"):
         return bool(v)
@@ -197,6 +281,39 @@ def _can_meet(c: Constraint, free_values: list[int], slots: int, fixed: int) -> 
     if op in ("=", "=="):
         return lo <= x <= hi  # every total in between is reachable by swapping one card at a time
     return not (lo == hi == x)  # "!="
+
+
+def _never_met(c: Constraint, fixed_hand: int, slots: int, free: list[int]) -> str | None:
+    """Why ``c`` can never hold for a seat holding ``fixed_hand`` plus ``slots`` of the
+    ``free`` cards, or None when it can (for an or of ands: when some and has each of its
+    conditions possible; a combination that still fails ends at the rejection cap)."""
+    if c.kind == "any":
+        reasons = [[_never_met(a, fixed_hand, slots, free) for a in term] for term in c.terms]
+        if any(not any(r) for r in reasons):
+            return None
+        return next(x for r in reasons for x in r if x)
+    if c.kind == "shape":
+        ranges = [_feasible_range([1 if card // 16 == s else 0 for card in free], slots,
+                                  suit_length(fixed_hand, s)) for s in range(len(SUITS))]
+        if any(all(lo <= n <= hi for n, (lo, hi) in zip(shape, ranges, strict=True))
+               for shape in c.shapes):
+            return None
+        return "no such shape can be dealt there"
+    if c.kind in ("has", "lacks"):
+        bit = 1 << c.card
+        if c.kind == "has" and not (fixed_hand & bit) and (c.card not in free or slots == 0):
+            return f"{format_card(c.card)} is elsewhere"
+        if c.kind == "lacks" and fixed_hand & bit:
+            return f"{format_card(c.card)} is pinned there"
+        return None
+    if c.kind == "length":
+        values = [1 if card // 16 == c.suit else 0 for card in free]
+        if not _can_meet(c, values, slots, suit_length(fixed_hand, c.suit)):
+            return "not enough cards of that suit are unseen"
+        return None
+    if not _can_meet(c, [_hcp_of(card) for card in free], slots, hcp(fixed_hand)):
+        return "not enough high-card points are unseen"
+    return None
 
 
 # --------------------------------------------------------------------------- the sampler
@@ -289,28 +406,9 @@ class Sampler:
                     raise SamplingError(f"constraint {c.describe()} is false for the declarer's "
                                         "own hand")
                 continue
-            fixed_hand = pinned[c.seat]
-            slots = self.slots[c.seat]
-            if c.kind in ("has", "lacks"):
-                bit = 1 << c.card
-                if c.kind == "has" and not (fixed_hand & bit) and (
-                    c.card not in free_list or slots == 0
-                ):
-                    raise SamplingError(f"constraint {c.describe()} can never be met "
-                                        f"({format_card(c.card)} is elsewhere)")
-                if c.kind == "lacks" and fixed_hand & bit:
-                    raise SamplingError(f"constraint {c.describe()} can never be met "
-                                        f"({format_card(c.card)} is pinned there)")
-            elif c.kind == "length":
-                values = [1 if card // 16 == c.suit else 0 for card in free_list]
-                if not _can_meet(c, values, slots, suit_length(fixed_hand, c.suit)):
-                    raise SamplingError(f"constraint {c.describe()} can never be met "
-                                        "(not enough cards of that suit are unseen)")
-            else:
-                values = [_hcp_of(card) for card in free_list]
-                if not _can_meet(c, values, slots, hcp(fixed_hand)):
-                    raise SamplingError(f"constraint {c.describe()} can never be met "
-                                        "(not enough high-card points are unseen)")
+            why = _never_met(c, pinned[c.seat], self.slots[c.seat], free_list)
+            if why:
+                raise SamplingError(f"constraint {c.describe()} can never be met ({why})")
             active.append(c)
         self.active_constraints = active
 
@@ -385,15 +483,31 @@ def accept_mask(deals: np.ndarray, constraints: list[Constraint]) -> np.ndarray:
     """Boolean mask of the deals (``uint64[M, 4]``) meeting every constraint."""
     ok = np.ones(len(deals), dtype=bool)
     for c in constraints:
-        h = deals[:, c.seat]
-        if c.kind == "length":
-            ok &= _OPS[c.op](suit_lengths(h, c.suit), c.value)
-        elif c.kind == "hcp":
-            ok &= _OPS[c.op](hcps(h), c.value)
-        else:
-            has = (h >> np.uint64(c.card)) & np.uint64(1) == 1
-            ok &= has if c.kind == "has" else ~has
+        ok &= _mask_of(c, deals)
     return ok
+
+
+def _mask_of(c: Constraint, deals: np.ndarray) -> np.ndarray:
+    """Boolean mask of the deals meeting one constraint."""
+    h = deals[:, c.seat]
+    if c.kind == "any":
+        ok = np.zeros(len(deals), dtype=bool)
+        for term in c.terms:
+            ok |= accept_mask(deals, list(term))
+        return ok
+    if c.kind == "shape":
+        base = HAND_SIZE + 1
+        code = np.zeros(len(deals), dtype=np.int64)
+        for s in range(len(SUITS)):
+            code = code * base + suit_lengths(h, s)
+        allowed = [((a * base + b) * base + c3) * base + d for a, b, c3, d in c.shapes]
+        return np.isin(code, np.array(allowed, dtype=np.int64))
+    if c.kind == "length":
+        return _OPS[c.op](suit_lengths(h, c.suit), c.value)
+    if c.kind == "hcp":
+        return _OPS[c.op](hcps(h), c.value)
+    has = (h >> np.uint64(c.card)) & np.uint64(1) == 1
+    return has if c.kind == "has" else ~has
 
 
 def nth_card(hands: np.ndarray, idx: np.ndarray) -> np.ndarray:

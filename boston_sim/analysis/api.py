@@ -128,7 +128,7 @@ def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
         risk_threshold=float(s.risk_threshold), precision=s.precision, elapsed=elapsed,
         solves=solver.solves, value_searches=solver.value_searches,
         notes=_notes(p, ev, m, any(solver.two_phase.values())), max_time=s.max_time,
-        time_limited=bool(ev.time_limited), settings=s,
+        time_limited=bool(ev.time_limited), settings=s, deals=solver.deals,
     )
 
 

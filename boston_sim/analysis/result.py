@@ -50,7 +50,7 @@ def json_value(v: Any) -> Any:
     return v
 
 
-@dataclass
+@dataclass(repr=False)
 class Analysis:
     """The result of :func:`boston_sim.analysis.analyze`; rendering lives in
     :mod:`boston_sim.views`.
@@ -66,6 +66,8 @@ class Analysis:
     ``payoff_samples[rung_id]`` the net counters of its deals with a known count and their
     weights: the distribution to draw. ``solves``: deal-searches done; ``value_searches``:
     the exact trick counts among them. ``settings``: what the analysis was asked with.
+    ``deals``: the sampled deals (``uint64[M, 4]`` hand masks by compass seat, dealer W),
+    sample ``i`` being entry ``i`` of every ``tricks`` array.
     """
 
     rules: RuleSet
@@ -99,6 +101,15 @@ class Analysis:
     max_time: float | None = None
     time_limited: bool = False
     settings: AnalysisSettings | None = None
+    deals: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        # short: the arrays and rows behind it run to tens of kilobytes
+        best = next((r for r in self.rung_rows if r["rung"] == self.recommended), None)
+        ev = "" if best is None or is_missing(best["ev_net"]) else \
+            f", ev_net={best['ev_net']:+.1f} {self.rules.unit}"
+        return (f"Analysis(hand={self.hand!r}, seat={self.seat!r}, rules={self.rules.id!r}, "
+                f"samples={self.samples}, recommended={self.recommended!r}{ev})")
 
     @property
     def unit(self) -> str:

@@ -8,16 +8,33 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import compile_notice, echo_json, fail, parse_options, user_errors
+from .analysis_options import (
+    Constraints,
+    Known,
+    MaxTime,
+    Options,
+    Partner,
+    Precision,
+    Preference,
+    Quiet,
+    Risk,
+    Rules,
+    Samples,
+    Seat,
+    Seed,
+    Senior,
+    Turnup,
+    build_settings,
+)
+from .common import compile_notice, echo_json, fail, user_errors
 
-OptionList = Annotated[
-    list[str] | None,
-    typer.Option("--option", "-o", help="Rule-set option as key=value (repeatable)."),
-]
+Threads = Annotated[int | None, typer.Option(
+    "--threads", help="Cores to use: local worker processes, one hand each (default: all "
+                      "cores); results do not depend on it.")]
 
 
 def _check_run_args(file: Path, fmt: str | None, input_format: str | None,
-                    workers: int | None, pbn_seat: str) -> str:
+                    threads: int | None, pbn_seat: str) -> str:
     """Usage errors of the run's own options; returns ``--pbn-seat`` as ``all`` or N/E/S/W."""
     from ..batch import INPUT_FORMATS, OUTPUT_FORMATS
 
@@ -25,8 +42,8 @@ def _check_run_args(file: Path, fmt: str | None, input_format: str | None,
         fail(f"--format must be one of {', '.join(OUTPUT_FORMATS)}")
     if input_format is not None and input_format not in INPUT_FORMATS:
         fail(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
-    if workers is not None and workers < 1:
-        fail("--workers must be at least 1")
+    if threads is not None and threads < 1:
+        fail("--threads must be at least 1")
     pbn_seat = "all" if pbn_seat.strip().lower() == "all" else pbn_seat.strip().upper()
     if pbn_seat != "all":
         from ..cards import parse_compass
@@ -37,10 +54,13 @@ def _check_run_args(file: Path, fmt: str | None, input_format: str | None,
     return pbn_seat
 
 
-def _report(s: Any, json_out: bool) -> None:
+def _report(s: Any, json_out: bool, settings: Any, threads: int | None) -> None:
     """The run's summary: JSON on stdout, or counts and paths on stderr."""
     if json_out:
-        echo_json(s.to_dict())
+        from ..views.manifest import with_manifest
+
+        echo_json(with_manifest(s.to_dict(), "batch", seed=settings.seed,
+                                samples=settings.samples, threads=threads, settings=settings))
         return
     rate = 60 * s.analysed / s.seconds if s.seconds > 0 else 0.0
     typer.echo(
@@ -63,23 +83,21 @@ def batch(
         help="Output format: csv, parquet or jsonl (default from --out, else csv).")] = None,
     input_format: Annotated[str | None, typer.Option(
         "--input-format", help="text, csv, jsonl or pbn (default: from the extension).")] = None,
-    rules: Annotated[str | None, typer.Option(
-        "--rules", "-r",
-        help="Rule set for rows that name none (default boston_foster).")] = None,
-    seat: Annotated[str | None, typer.Option(
-        "--seat", "-s",
-        help="Seat for rows that name none: eldest, second, third, dealer.")] = None,
-    option: OptionList = None,
-    samples: Annotated[int | None, typer.Option(
-        "--samples", "-n",
-        help="Deals sampled per hand (default: the analysis default).")] = None,
-    max_time: Annotated[float | None, typer.Option(
-        "--max-time", help="Seconds per hand: stop sampling then (see `bid "
-                           "--max-time`).")] = None,
-    seed: Annotated[int, typer.Option(
-        "--seed", help="Run seed; hand i uses seed_for(seed, i).")] = 0,
-    workers: Annotated[int | None, typer.Option(
-        "--workers", "-w", help="Local worker processes (default: all cores).")] = None,
+    rules: Rules = None,
+    seat: Seat = None,
+    option: Options = None,
+    samples: Samples = None,
+    precision: Precision = None,
+    max_time: MaxTime = None,
+    seed: Seed = 0,
+    known: Known = None,
+    constraint: Constraints = None,
+    turnup: Turnup = None,
+    preference: Preference = None,
+    senior: Senior = None,
+    partner: Partner = None,
+    risk: Risk = 0.0,
+    threads: Threads = None,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler",
         help="Dask scheduler address (tcp://host:port) to run the hands on.")] = None,
@@ -88,43 +106,42 @@ def batch(
     pbn_seat: Annotated[str, typer.Option(
         "--pbn-seat",
         help="PBN: the compass seat whose hand to take (N, E, S, W) or all.")] = "all",
-    turnup: Annotated[str | None, typer.Option(
-        "--turnup", help="Turned-up card for rows that give none (Solo Whist, Russian).")] = None,
-    risk_threshold: Annotated[float, typer.Option(
-        "--risk-threshold", help="p_loss_gt is P(net < -X counters).")] = 0.0,
-    progress: Annotated[bool, typer.Option(
-        "--progress/--no-progress", help="Progress bar on stderr.")] = True,
+    quiet: Quiet = False,
     json_out: Annotated[bool, typer.Option(
         "--json", help="Print the run summary as JSON.")] = False,
 ) -> None:
     """Analyse every hand in FILE; write one row per hand and rung, a per-hand summary and an
     errors file (RESULTS.errors.csv, with line numbers). Text files: one hand per line,
-    HAND | SEAT | LABEL | RULES | TURNUP (all but HAND optional; # comments).
+    HAND | SEAT | LABEL | RULES | TURNUP (all but HAND optional; # comments); --rules,
+    --seat and --turnup apply to rows that give none, the other analysis options (those of
+    `bid`) to every row.
     Exit code 0 if every row succeeded, 1 if some failed, 2 for usage errors."""
     with user_errors():
         from ..batch import check_rules, run_batch
-        from ..settings import AnalysisSettings
 
-        pbn_seat = _check_run_args(file, fmt, input_format, workers, pbn_seat)
-        settings = AnalysisSettings.build(
-            rules=rules, seat=seat, options=parse_options(option), samples=samples, seed=seed,
-            turnup=turnup, risk_threshold=risk_threshold, max_time=max_time)
+        pbn_seat = _check_run_args(file, fmt, input_format, threads, pbn_seat)
+        settings = build_settings(
+            rules=rules, seat=seat, option=option, samples=samples, precision=precision,
+            max_time=max_time, seed=seed, known=known, constraint=constraint, turnup=turnup,
+            preference=preference, senior=senior, partner=partner, risk=risk, threads=None)
         if rules is not None:  # a bad --rules is a usage error, not one bad row per hand
             check_rules(settings.rules, settings.option_map)
-        compile_notice(progress)
+        compile_notice(not quiet)
         try:
             s = run_batch(file, out, settings, fmt=fmt, input_format=input_format,
-                          workers=workers, scheduler=scheduler, resume=resume,
-                          pbn_seat=pbn_seat, progress=progress)
+                          workers=threads, scheduler=scheduler, resume=resume,
+                          pbn_seat=pbn_seat, progress=not quiet)
         except KeyboardInterrupt:
             typer.echo("interrupted: finished hands are saved; run again with --resume",
                        err=True)
             raise typer.Exit(code=130) from None
-    _report(s, json_out)
+    _report(s, json_out, settings, threads)
     if s.failed:
         raise typer.Exit(code=1)
 
 
 def register(app: typer.Typer) -> None:
     """Add ``batch`` to the app."""
-    app.command("batch")(batch)
+    from .command import hand_command
+
+    hand_command(app, "batch")(batch)

@@ -10,74 +10,44 @@ from typing import Annotated
 
 import typer
 
-from ..config import (
-    DEFAULT_PARTNER,
-    DEFAULT_RULES,
-    DEFAULT_SAMPLES,
-    DEFAULT_SEAT,
-    MAX_SAMPLES,
-    ROUND,
-    SE_TARGET,
-    TIME_STEP,
+from ..config import DEFAULT_PARTNER, DEFAULT_RULES, DEFAULT_SEAT
+from ..outputs import atomic_output, check_output
+from .analysis_options import (
+    Constraints,
+    Known,
+    MaxTime,
+    Options,
+    Partner,
+    PlotFile,
+    Precision,
+    Preference,
+    Quiet,
+    Risk,
+    Rules,
+    Samples,
+    Seat,
+    Seed,
+    Senior,
+    Threads,
+    Turnup,
+    build_settings,
 )
-from ..outputs import atomic_output
-from .common import echo_json, notice_at_compile, parse_options, user_errors
+from .common import echo_json, notice_at_compile, user_errors
 from .paths import check_outputs, check_request
 
-Hand = Annotated[str, typer.Argument(help="Your 13 cards, e.g. AKQ2.JT9.876.543 or "
+Hand = Annotated[str, typer.Argument(help="Your 13 cards, e.g. AKQ2.JT9.876.543, "
+                                          "-.KQ2.K763.K97542 (void in spades) or "
                                           "'S:AKQ2 H:JT9 D:876 C:543'.")]
-Seat = Annotated[str, typer.Option("--seat", help="Your seat in playing order: eldest, "
-                                                  "second, third or dealer.")]
-Rules = Annotated[str, typer.Option("--rules", "-r", help="Rule-set id (see `boston-sim "
-                                                          "rules`) or a .toml path.")]
-Options = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", help="Rule option key=value (repeatable), e.g. payments=american; "
-                           "also preference=H (classic Boston) or senior=S (Russian).")]
-Seed = Annotated[int, typer.Option("--seed", help="Random seed; same seed, same answer "
-                                                  "(without --max-time).")]
-Samples = Annotated[int | None, typer.Option(
-    "--samples", "-n", help=f"Solve every rung on this many random deals. Default: rounds "
-                            f"of {ROUND} up to {DEFAULT_SAMPLES}, where a trump or misère whose "
-                            f"rows are settled (SE of P(make) below {SE_TARGET}, EV clearly "
-                            "below the best bid) stops early; so does the best bid's, once "
-                            "every other has and it is clearly above pass.")]
-Precision = Annotated[float | None, typer.Option(
-    "--precision", help="Instead of --samples: sample until the SE of the recommended "
-                        "bid's expected net value is below this many counters "
-                        f"(cap {MAX_SAMPLES}).")]
-MaxTime = Annotated[float | None, typer.Option(
-    "--max-time", help="Seconds: stop sampling then; the searches under way stop where "
-                       f"they are (the first {TIME_STEP} deals are always solved, so a very "
-                       "slow one can overrun it). Bounds the wait on slow hands; wider SEs, "
-                       "and the numbers then depend on the machine's speed.")]
-Known = Annotated[list[str] | None, typer.Option(
-    "--known", help="A card known to lie with a seat, CARD@SEAT, e.g. SA@dealer or SA@W "
-                    "(repeatable).")]
-Constraints = Annotated[list[str] | None, typer.Option(
-    "--constraint", "-c", help="Condition on another seat (repeatable): second:S>=5, "
-                               "dealer:H<=1, third:hcp>=12, eldest:has=SK, eldest:lacks=SK.")]
-Turnup = Annotated[str | None, typer.Option(
-    "--turnup", help="The turned-up trump card (Solo Whist, Russian Boston); it lies in the "
-                     "dealer's hand.")]
-Preference = Annotated[str | None, typer.Option(
-    "--preference", help="Classic Boston: the First Preference suit turned from the still "
-                         "pack (shows the suit class).")]
-Senior = Annotated[str | None, typer.Option(
-    "--senior", help="Russian Boston: the senior suit (the first deal's turn-up).")]
-Partner = Annotated[str, typer.Option(
-    "--partner", help="Partner's seat in pair contracts: opposite, left or right "
-                      "(a random partner hand is pessimistic).")]
-Risk = Annotated[float, typer.Option(
-    "--risk", help="P(loss) column: probability of losing more than this many counters.")]
-Threads = Annotated[int | None, typer.Option(
-    "--threads", help="Solver threads (default: all cores); results do not depend on it.")]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
 CsvFile = Annotated[Path | None, typer.Option(
     "--csv", help="Also write the table (every trump candidate) to this CSV file.")]
-PlotFile = Annotated[Path | None, typer.Option(
-    "--plot", help="Also draw the payoffs to this image file (.png, .svg, .pdf).")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, and no notice "
-                                                       "that a first run compiles the solver.")]
+DealsOut = Annotated[Path | None, typer.Option(
+    "--deals-out", help="Also write the sampled deals to this PBN file, one board each, "
+                        "tagged with your seat, the rule set and the double-dummy result of "
+                        "the contending rungs.")]
+ShowFailures = Annotated[int, typer.Option(
+    "--show-failures", help="Also print this many deals on which the recommended bid "
+                            "fails, as four hands.", min=0)]
 
 
 def bid(
@@ -100,26 +70,25 @@ def bid(
     json_out: JsonOut = False,
     csv_file: CsvFile = None,
     plot: PlotFile = None,
+    deals_out: DealsOut = None,
+    show_failures: ShowFailures = 0,
     quiet: Quiet = False,
 ) -> None:
     """Analyse a hand over the whole ladder: P(make), tricks, expected counters, and the bid
     to make (double-dummy Monte Carlo, docs/RULES.md §3)."""
     with user_errors():
         from ..analysis import analyze
-        from ..errors import SamplingError
-        from ..settings import AnalysisSettings
+        from ..views.manifest import now_utc
 
-        if samples is not None and precision is not None:
-            raise SamplingError("give either --samples or --precision, not both")
-        context = {k: v for k, v in (("preference", preference), ("senior", senior))
-                   if v is not None}
-        settings = AnalysisSettings.build(
-            rules=rules, seat=seat, options=parse_options(option), samples=samples,
-            precision=precision, seed=seed, known=known, constraints=constraint,
-            turnup=turnup, partner=partner, context=context, risk_threshold=risk,
-            threads=threads, max_time=max_time)
+        started = now_utc()
+        settings = build_settings(
+            rules=rules, seat=seat, option=option, samples=samples, precision=precision,
+            max_time=max_time, seed=seed, known=known, constraint=constraint, turnup=turnup,
+            preference=preference, senior=senior, partner=partner, risk=risk, threads=threads)
         check_request(settings, hand=hand)
         csv_file, plot = check_outputs(csv=csv_file, plot=plot, inputs=[rules])
+        if deals_out is not None:
+            deals_out = check_output(deals_out, "--deals-out", suffixes=(".pbn",))
         with notice_at_compile(not quiet):
             a = analyze(hand, settings, progress=not quiet and sys.stderr.isatty())
         if csv_file is not None:
@@ -132,14 +101,28 @@ def bid(
 
             with atomic_output(plot) as tmp:
                 plot_hand(a, tmp)
+        if deals_out is not None:
+            from ..views.deals import write_pbn
+
+            with atomic_output(deals_out) as tmp:
+                write_pbn(a, tmp)
         if json_out:
-            echo_json(a.to_dict())
+            from ..views import analysis_json
+
+            echo_json(analysis_json(a, started))
         else:
             from ..views import print_report
 
             print_report(a)
+        if show_failures:
+            from ..views.deals import failure_lines
+
+            for line in failure_lines(a, show_failures):
+                typer.echo(line, err=json_out)
 
 
 def register(app: typer.Typer) -> None:
     """Add the ``bid`` command to the app."""
-    app.command("bid")(bid)
+    from .command import hand_command
+
+    hand_command(app, "bid")(bid)

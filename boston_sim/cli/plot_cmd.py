@@ -8,25 +8,38 @@ from typing import Annotated
 
 import typer
 
-from ..config import DEFAULT_RULES, DEFAULT_SEAT
+from ..config import DEFAULT_PARTNER, DEFAULT_RULES, DEFAULT_SEAT
 from ..outputs import atomic_output
-from .common import fail, notice_at_compile, parse_options, user_errors
+from .analysis_options import (
+    Constraints,
+    Known,
+    MaxTime,
+    Options,
+    Partner,
+    Precision,
+    Preference,
+    Quiet,
+    Risk,
+    Rules,
+    Samples,
+    Seat,
+    Seed,
+    Senior,
+    Threads,
+    Turnup,
+    build_settings,
+)
+from .common import fail, notice_at_compile, user_errors
 from .paths import check_outputs, check_request
 
 RESULTS_SUFFIXES = (".csv", ".jsonl", ".parquet")
 DEFAULT_HAND_IMAGE = "hand.png"
 
 Target = Annotated[str, typer.Argument(
-    help="A results file (from batch) for a batch plot, or a hand to analyse and plot.")]
+    help="A results file (from batch) for a batch plot, or a hand to analyse and plot (the "
+         "analysis options are those of `bid`).")]
 Out = Annotated[Path | None, typer.Option(
     "--out", help="Image file: .png, .svg or .pdf (default: RESULTS.png, or hand.png).")]
-Rules = Annotated[str, typer.Option("--rules", "-r", help="Rule set (hand only).")]
-Seat = Annotated[str, typer.Option("--seat", "-s", help="Seat (hand only).")]
-Options = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", help="Rule-set option as key=value (repeatable).")]
-Samples = Annotated[int | None, typer.Option(
-    "--samples", "-n", help="Deals sampled (hand only).")]
-Seed = Annotated[int, typer.Option("--seed", help="Seed (hand only).")]
 
 
 def check_plot_path(dest: Path, inputs: list) -> Path:
@@ -39,11 +52,22 @@ def check_plot_path(dest: Path, inputs: list) -> Path:
 def plot(
     target: Target,
     out: Out = None,
-    rules: Rules = DEFAULT_RULES,
     seat: Seat = DEFAULT_SEAT,
+    rules: Rules = DEFAULT_RULES,
     option: Options = None,
     samples: Samples = None,
+    precision: Precision = None,
+    max_time: MaxTime = None,
     seed: Seed = 0,
+    known: Known = None,
+    constraint: Constraints = None,
+    turnup: Turnup = None,
+    preference: Preference = None,
+    senior: Senior = None,
+    partner: Partner = DEFAULT_PARTNER,
+    risk: Risk = 0.0,
+    threads: Threads = None,
+    quiet: Quiet = False,
 ) -> None:
     """Plot a batch's results (recommended bids, expected values) or one hand's analysis
     (counters won or lost per rung, tricks per trump, EV by rung)."""
@@ -62,17 +86,20 @@ def plot(
             with atomic_output(dest) as tmp:
                 plot_batch(results, tmp)
         else:
+            import sys
+
             from ..analysis import analyze
-            from ..settings import AnalysisSettings
             from ..views.plots import plot_hand
 
             dest = check_plot_path(out or Path(DEFAULT_HAND_IMAGE), [rules])
-            settings = AnalysisSettings.build(rules=rules, seat=seat,
-                                              options=parse_options(option), samples=samples,
-                                              seed=seed)
+            settings = build_settings(
+                rules=rules, seat=seat, option=option, samples=samples, precision=precision,
+                max_time=max_time, seed=seed, known=known, constraint=constraint,
+                turnup=turnup, preference=preference, senior=senior, partner=partner,
+                risk=risk, threads=threads)
             check_request(settings, hand=target)
-            with notice_at_compile():
-                a = analyze(target, settings)
+            with notice_at_compile(not quiet):
+                a = analyze(target, settings, progress=not quiet and sys.stderr.isatty())
             with atomic_output(dest) as tmp:
                 plot_hand(a, tmp)
         typer.echo(str(dest))
@@ -80,4 +107,6 @@ def plot(
 
 def register(app: typer.Typer) -> None:
     """Add ``plot`` to the app."""
-    app.command("plot")(plot)
+    from .command import hand_command
+
+    hand_command(app, "plot")(plot)

@@ -3,8 +3,6 @@ and score contracts. No logic here beyond formatting; everything is in ``boston_
 
 from __future__ import annotations
 
-import math
-import sys
 from typing import Annotated, Any
 
 import typer
@@ -18,20 +16,18 @@ OptionList = Annotated[
     ),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-_PIPE_WIDTH = 200  # console width when the output is not a terminal
 
 
 def _console() -> Any:
-    from rich.console import Console
+    from ..views.terminal import console
 
-    # Payment tables have 14 columns: do not squash them when the output is not a terminal.
-    return Console(width=None if sys.stdout.isatty() else _PIPE_WIDTH, highlight=False)
+    return console()
 
 
 def _fmt(x: float | None) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    return f"{x:g}"
+    from ..views.rules import fmt_amount
+
+    return fmt_amount(x)
 
 
 def rules(
@@ -64,14 +60,9 @@ def rules(
                     [{"id": r.id, "name": r.name, "source": r.source, "unit": r.unit} for r in sets]
                 )
                 return
-            from rich.table import Table
+            from ..views.rules import print_rule_list
 
-            t = Table(title="Rule sets")
-            for col in ("id", "name", "source"):
-                t.add_column(col)
-            for r in sets:
-                t.add_row(r.id, r.name, r.source)
-            _console().print(t)
+            print_rule_list(_console(), sets)
             return
         rs = load_rules(name, parse_options(option))
         if as_printed:
@@ -80,172 +71,20 @@ def rules(
             if json_out:
                 echo_json(rs.to_dict()["as_printed"])
             else:
-                _print_as_printed(rs)
+                from ..views.rules import print_as_printed
+
+                print_as_printed(_console(), rs)
             return
         if json_out:
+            from ..views.manifest import with_manifest
+
             d = rs.to_dict()
             d["tables"] = {k: dict(v) for k, v in rs.tables.items()}
-            echo_json(d)
+            echo_json(with_manifest(d, "rules", rules=rs))
             return
-        _print_rule_set(rs)
+        from ..views.rules import print_rule_set
 
-
-def _print_as_printed(rs: Any) -> None:
-    from rich.table import Table
-
-    con = _console()
-    ap = rs.as_printed
-    con.print(f"[bold]{rs.name}[/bold] ({rs.id}) — the tariff as printed in the seed")
-    if ap.get("note"):
-        con.print(str(ap["note"]))
-    t = Table()
-    for col in ("rubric", "seed lines", "header as printed", "printed figures", "misprints"):
-        t.add_column(col)
-    for key, rub in ap.items():
-        if not isinstance(rub, dict):
-            continue
-        figures = []
-        for part, label in (
-            ("amounts", "tricks"),
-            ("amounts_by_over", "over-tricks"),
-            ("lost", None),
-            ("slam", "slam"),
-        ):
-            if isinstance(rub.get(part), dict):
-                items = ", ".join(f"{k} = {v}" for k, v in rub[part].items())
-                figures.append(f"{label or 'lost'}: {items}")
-        if rub.get("rule"):
-            figures.append(str(rub["rule"]))
-        t.add_row(
-            key,
-            str(rub.get("lines", "")),
-            str(rub.get("header", "")),
-            "\n".join(figures),
-            "\n".join(str(x) for x in rub.get("sic", [])),
-        )
-    con.print(t)
-
-
-def _print_rule_set(rs: Any) -> None:
-    con = _console()
-    _print_header(con, rs)
-    _print_ladder(con, rs)
-    _print_payments(con, rs)
-    for tname, table in rs.tables.items():
-        _print_table(con, tname, table)
-    if rs.as_printed is not None:
-        con.print(
-            "The seed's tariff as printed (misprints included; not used for scoring): "
-            f"boston-sim rules {rs.id} --as-printed"
-        )
-
-
-def _print_header(con: Any, rs: Any) -> None:
-    """Name, source, unit, interpretations, options and the trump preference."""
-    con.print(f"[bold]{rs.name}[/bold] ({rs.id}) — {rs.source}")
-    con.print(f"unit: {rs.unit}; interpretations relied on: {', '.join(rs.interpretations)}")
-    if rs.option_specs:
-        opts = ", ".join(
-            f"{k}={v} ({rs.option_specs[k].describe()})" for k, v in rs.options.items()
-        )
-        con.print(f"options: {opts}")
-    order = " > ".join(rs.suit_order if rs.suit_rule == "fixed" else rs.suit_classes)
-    con.print(f"trump preference at equal numbers ({rs.suit_rule}): {order}")
-
-
-_LADDER_COLUMNS = (
-    "rank",
-    "id",
-    "name",
-    "kind",
-    "target",
-    "trump",
-    "discard",
-    "tricks",
-    "exposed",
-    "leader",
-    "side",
-    "payers",
-    "payment",
-)
-
-
-def _print_ladder(con: Any, rs: Any) -> None:
-    from rich.table import Table
-
-    lad = Table(title="Ladder (lowest first)")
-    for col in _LADDER_COLUMNS:
-        lad.add_column(col)
-    for r in rs.rungs:
-        lad.add_row(
-            str(r.rank),
-            r.id,
-            r.name,
-            r.kind,
-            str(r.target),
-            r.trump,
-            r.discard or "-",
-            str(r.tricks),
-            r.exposed or "-",
-            r.leader,
-            r.side,
-            str(r.payers),
-            rs.describe_payment(r.id),
-        )
-    con.print(lad)
-    if any(r.discard for r in rs.rungs):
-        con.print("discard all_one: every player discards one card face down, 12 tricks (§1.6)")
-
-
-def _print_payments(con: Any, rs: Any) -> None:
-    """The dense per-adversary payments of the priced rungs, then the unpriced ones."""
-    from rich.table import Table
-
-    from ..rules import MAX_TRICKS
-
-    pay = Table(title=f"Per-adversary payment ({rs.unit}) by tricks won by the declaring side")
-    pay.add_column("rung")
-    for t in range(MAX_TRICKS + 1):
-        pay.add_column(str(t), justify="right")
-    any_priced = False
-    # a trump-dependent tariff (Russian independence, A-43) shows both of its rows
-    other, senior = rs.payment_table(senior_trump=False), rs.payment_table(senior_trump=True)
-    for i, r in enumerate(rs.rungs):
-        if not r.priced:
-            continue
-        any_priced = True
-        label = f"{r.id} (junior/plain trump)" if r.trump_dependent else r.id
-        pay.add_row(label, *[_fmt(float(x)) for x in other[i]])
-        if r.trump_dependent:
-            pay.add_row(f"{r.id} (senior trump)", *[_fmt(float(x)) for x in senior[i]])
-    if any_priced:
-        con.print(pay)
-    unpriced = [r.id for r in rs.rungs if not r.priced]
-    if unpriced:
-        con.print(f"unpriced (no payment in the seed): {', '.join(unpriced)}")
-
-
-def _print_table(con: Any, tname: str, table: Any) -> None:
-    """One named payment table of the file, with how to read it."""
-    from rich.table import Table
-
-    rows = list(table.items())
-    con.print(f"[bold]table {tname}[/bold]")
-    t = Table()
-    t.add_column("key")
-    width = max((len(v) if isinstance(v, list) else 1) for _, v in rows)
-    for j in range(width):
-        t.add_column(f"[{j}]", justify="right")
-    for k, v in rows:
-        vals = v if isinstance(v, list) else [v]
-        t.add_row(str(k), *[_fmt(float(x)) for x in vals], *[""] * (width - len(vals)))
-    con.print(t)
-    if tname.startswith("success"):
-        con.print(
-            "  (row = tricks bid N; column j = N + j tricks taken; a single value: no over-tricks)"
-        )
-    elif tname.startswith("failure"):
-        con.print("  (row = tricks bid N; column j = j + 1 tricks short)")
+        print_rule_set(_console(), rs)
 
 
 def score(
@@ -280,6 +119,7 @@ def score(
     """Score a contract: per-adversary payment and net to the declarer."""
     with user_errors():
         from ..errors import RulesError
+        from ..rules import load_rules
         from ..rules import score as score_fn
 
         try:
@@ -300,7 +140,10 @@ def score(
             context=context or None,
         )
         if json_out:
-            echo_json(s.to_dict())
+            from ..views.manifest import with_manifest
+
+            echo_json(with_manifest(s.to_dict(), "score", rules=load_rules(
+                rules_name, parse_options(option))))
             return
         outcome = "made" if s.success else "failed"
         typer.echo(f"{s.rules}: {s.name} ({s.contract}), {s.tricks} tricks — {outcome}")
@@ -355,15 +198,16 @@ def partout(
         white = rs.misere_partout(list(tricks))
         red = misere_partout_red(list(tricks))
         if json_out:
-            echo_json(
+            from ..views.manifest import with_manifest
+
+            echo_json(with_manifest(
                 {
                     "rules": rs.id,
                     "red_in_white": rs.red_in_white,
                     "tricks": list(tricks),
                     "white": white,
                     "red": red,
-                }
-            )
+                }, "partout", rules=rs))
             return
         typer.echo(f"{rs.id}: misère partout, 1 red = {rs.red_in_white:g} white")
         for i, (t, w, r) in enumerate(zip(tricks, white, red, strict=True)):

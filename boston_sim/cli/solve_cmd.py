@@ -80,7 +80,7 @@ def solve(
 
     Examples: boston-sim solve "N:AKQ2.JT9.876.543 ..." --trump S --declarer N --partner S;
     --table for every trump and declarer; --kind at_least --target 9 for a yes/no answer;
-    --misere; --file deals.txt --json.
+    --misere; --file deals.txt --trump S --json.
     """
     with user_errors():
         if (deal is None) == (file is None):
@@ -274,4 +274,6 @@ def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> 
 
 def register(app: typer.Typer) -> None:
     """Add ``solve`` to the app."""
-    app.command("solve")(solve)
+    from .command import hand_command
+
+    hand_command(app, "solve")(solve)

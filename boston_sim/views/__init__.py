@@ -11,7 +11,14 @@ that the analysis can draw it without importing upwards).
 from __future__ import annotations
 
 from .export import analysis_json, csv_rows, write_csv
-from .table import COMPACT_WIDTH, PIPE_WIDTH, print_report, render_table, summary_lines
+from .table import (
+    COMPACT_WIDTH,
+    PIPE_WIDTH,
+    print_report,
+    render_table,
+    report_text,
+    summary_lines,
+)
 
 __all__ = ["COMPACT_WIDTH", "PIPE_WIDTH", "analysis_json", "csv_rows", "print_report",
-           "render_table", "summary_lines", "write_csv"]
+           "render_table", "report_text", "summary_lines", "write_csv"]

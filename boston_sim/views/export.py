@@ -16,9 +16,17 @@ if TYPE_CHECKING:
 __all__ = ["analysis_json", "csv_rows", "json_value", "write_csv"]
 
 
-def analysis_json(analysis: Analysis) -> dict[str, Any]:
-    """The JSON object of ``boston-sim bid --json`` (see :meth:`Analysis.to_dict`)."""
-    return analysis.to_dict()
+def analysis_json(analysis: Analysis, started: str | None = None) -> dict[str, Any]:
+    """The JSON object of ``boston-sim bid --json``: ``schema_version``, the numbers of
+    :meth:`Analysis.to_dict` and a ``manifest`` (what made it; ``started``: ISO time the
+    command began). Its schema: docs/schema/bid.schema.json."""
+    from .manifest import SCHEMA_VERSION, manifest
+
+    a = analysis
+    threads = a.settings.threads if a.settings is not None else None
+    return {"schema_version": SCHEMA_VERSION, **a.to_dict(),
+            "manifest": manifest(command="bid", rules=a.rules, seed=a.seed, samples=a.samples,
+                                 threads=threads, started=started, settings=a.settings)}
 
 
 def csv_rows(analysis: Analysis, *, all_trumps: bool = True) -> list[dict[str, Any]]:

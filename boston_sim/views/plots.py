@@ -1,11 +1,11 @@
 """Pictures of an analysis or of a batch: views only, nothing here computes a statistic that
 the analysis has not already computed (except counting recommended bids across hands).
 
-* :func:`plot_hand` — one hand: the counters won or lost per rung (empirical CDF, expectation
-  dashed), the double-dummy trick distribution per trump, and the expected value by rung
-  with error bars and the recommended bid marked.
-* :func:`plot_batch` — a batch: how often each bid is recommended, and the expected value of
-  the recommended bid across hands.
+* :func:`plot_hand` — one hand: the expected net result of the contending rungs with error
+  bars (zoomed to them, the other rungs listed), the distribution of the net result of the
+  best two or three, and P(make) per trump. docs/PLOTS.md says how to read them.
+* :func:`plot_batch` — a batch: one labelled row per hand (its recommended bid and that
+  bid's expected net result), one panel per rule set so that units never mix.
 
 Headless: figures are built with ``matplotlib.figure.Figure`` (no pyplot, no GUI backend) and
 saved through the Agg / SVG / PDF canvases by the file extension. Both functions return the
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis.result import is_missing
 from ..errors import BostonSimError
+from .deals import contenders
 from .table import SUIT_SYMBOL
 
 if TYPE_CHECKING:
@@ -29,14 +30,20 @@ if TYPE_CHECKING:
 
 IMAGE_FORMATS = (".png", ".svg", ".pdf")
 TRICK_COUNTS = 14  # 0..13 tricks
-MAX_CDF_RUNGS = 6  # more curves than this on one axes cannot be told apart
 _TRUMP_COLORS = {"S": "#1f3b73", "H": "#c0392b", "D": "#e67e22", "C": "#2e7d32", "NT": "#7f7f7f"}
 
-TITLE_PAYOFFS = "Counters won or lost per rung"
-TITLE_TRICKS = "Tricks per trump (double dummy)"
-TITLE_EV = "Expected value by rung (±2 SE)"
-TITLE_BIDS = "Recommended bids"
-TITLE_BATCH_EV = "Expected value of the recommended bid"
+TITLE_EV = "Expected net result of the contending rungs (±2 SE)"
+TITLE_OUTCOMES = "How often each net result comes"
+TITLE_TRUMPS = "P(make) per trump (±2 SE)"
+TITLE_BATCH = "Recommended bid per hand"
+CONTENDING = 3  # rungs zoomed in on in the EV panel; the others are listed under it
+OUTCOME_RUNGS = 3  # rungs whose distribution of net results is drawn
+MIN_LABEL_SHARE = 0.08  # an outcome segment narrower than this carries no label
+ROW_INCHES = 0.4  # height of one hand's row in a batch plot
+PANEL_ROWS = 3  # a panel's title and axis, in rows
+MAX_BATCH_ROWS = 40  # hands drawn in a batch plot (the first ones; the title says so)
+REC_COLOR = "#d4a017"
+WIN_COLOR, LOSS_COLOR = "#55a868", "#c44e52"
 
 
 def check_image_path(path: str | Path) -> Path:
@@ -73,163 +80,144 @@ def _trump_label(trump: Any) -> str:
 def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
     """Three panels for one analysed hand; saved to ``path`` (.png/.svg/.pdf) when given.
 
-    Returns the Figure; its axes are, in order, the payoff CDFs, the trick distributions and
-    the EV bars (titles :data:`TITLE_PAYOFFS`, :data:`TITLE_TRICKS`, :data:`TITLE_EV`).
+    Returns the Figure; its axes are, in order, the EV of the contending rungs, the
+    distribution of their net results and P(make) per trump (titles :data:`TITLE_EV`,
+    :data:`TITLE_OUTCOMES`, :data:`TITLE_TRUMPS`).
     """
     if path is not None:
         check_image_path(path)
-    rungs = analysis.rungs
-    fig = _new_figure(15, 5.2)
-    ax_pay, ax_tricks, ax_ev = fig.subplots(1, 3, width_ratios=[1.1, 1.0, 1.2])
-
-    rec = analysis.recommended
-    rec_name = ("pass" if rec == "pass" else
-                analysis.rules.rung(rec).name if rec else "none (no priced rung)")
-    used = rungs["samples"]
-    deals = (f"{analysis.samples} samples" if (used == analysis.samples).all() else
-             f"{int(used.min())}-{int(used.max())} samples per rung (searches settled early "
-             "stopped sooner)")
-    fig.suptitle(
-        f"{analysis.hand} — {analysis.rules.name}, {analysis.seat}, {deals}, "
-        f"seed {analysis.seed}; recommended: {rec_name}",
-        fontsize=11,
-    )
-    _payoff_panel(ax_pay, analysis, rungs)
-    _tricks_panel(ax_tricks, analysis)
-    _ev_panel(ax_ev, analysis, rungs)
+    a = analysis
+    fig = _new_figure(16, 5.6)
+    ax_ev, ax_out, ax_trump = fig.subplots(1, 3, width_ratios=[1.1, 1.2, 1.0])
+    rec = a.recommended
+    rec_name = ("pass" if rec == "pass" else a.rules.rung(rec).name if rec
+                else "none (no priced rung)")
+    used = [int(r["samples"]) for r in a.rung_rows]
+    deals = (f"{a.samples} samples" if set(used) == {a.samples} else
+             f"{min(used)}-{max(used)} samples per rung (searches settled early stopped "
+             "sooner)")
+    fig.suptitle(f"{a.hand} — {a.rules.name}, {a.seat}, {deals}, seed {a.seed}; "
+                 f"recommended: {rec_name}", fontsize=11)
+    top = contenders(a, CONTENDING)
+    _ev_panel(ax_ev, a, top)
+    _outcome_panel(ax_out, a, [r for r in top if r["rung"] in a.payoff_samples][:OUTCOME_RUNGS])
+    _trump_panel(ax_trump, a, top)
     _save(fig, path)
     return fig
 
 
-def _weighted_cdf(values: Any, weights: Any) -> tuple[Any, Any]:
-    """The empirical CDF of the counted deals' net results, each with its weight (a failure
-    counted for several uncounted ones weighs more): sorted values and P(net <= value)."""
-    import numpy as np
-
-    order = np.argsort(np.asarray(values, dtype=float), kind="stable")
-    x = np.asarray(values, dtype=float)[order]
-    w = np.asarray(weights, dtype=float)[order]
-    return x, np.cumsum(w) / w.sum()
-
-
-def _payoff_panel(ax_pay: Axes, analysis: Analysis, rungs: Any) -> None:
-    """Counters won or lost: the empirical CDF of the net result of the best priced rungs
-    (the recommended one always among them), each expectation as a dashed line."""
-    rec = analysis.recommended
-    unit = analysis.rules.unit
-    priced = rungs[[r in analysis.payoffs for r in rungs["rung"]]]
-    if len(priced):
-        top = priced.sort_values("ev_net", ascending=False).head(MAX_CDF_RUNGS)
-        if rec in analysis.payoffs and rec not in set(top["rung"]):
-            import pandas as pd
-
-            top = pd.concat([top.head(MAX_CDF_RUNGS - 1), priced[priced["rung"] == rec]])
-        top = top.sort_values("rank")
-        colors = _cycle()
-        for _, row in top.iterrows():
-            x, y = _weighted_cdf(*analysis.payoff_samples[row["rung"]])
-            c = next(colors)
-            lw = 2.6 if row["rung"] == rec else 1.4
-            ax_pay.step(x, y, where="post", color=c, lw=lw,
-                        label=f"{row['name']} (E {row['ev_net']:+.1f})")
-            ax_pay.axvline(float(row["ev_net"]), color=c, ls="--", lw=1)
-        ax_pay.axvline(0, color="black", lw=0.6, ls=":")
-        ax_pay.legend(fontsize=8, loc="lower right")
-        shown = "" if len(priced) <= MAX_CDF_RUNGS else f" (best {len(top)} by EV)"
-        ax_pay.set_title(TITLE_PAYOFFS + shown)
+def _ev_panel(ax: Axes, a: Analysis, top: list[dict[str, Any]]) -> None:
+    """Horizontal bars of EV net ± 2 SE for the contending rungs (ladder order, best on
+    top), pass at 0; the other rungs' EVs listed underneath."""
+    shown = sorted((r for r in top if not is_missing(r["ev_net"])), key=lambda r: r["rank"])
+    if not shown:
+        ax.text(0.5, 0.5, "no priced rung: see P(make) per trump", ha="center", va="center",
+                transform=ax.transAxes)
+    ys = list(range(len(shown)))[::-1]
+    for y, r in zip(ys, shown, strict=True):
+        color = REC_COLOR if r["recommended"] else (WIN_COLOR if r["ev_net"] >= 0
+                                                    else LOSS_COLOR)
+        se = 0.0 if is_missing(r["ev_net_se"]) else 2 * float(r["ev_net_se"])
+        ax.barh(y, r["ev_net"], xerr=se, color=color, capsize=4, height=0.6)
+        ax.annotate(f"{r['ev_net']:+.1f} ± {se:.1f}", (r["ev_net"], y), xytext=(4, 8),
+                    textcoords="offset points", fontsize=8)
+    ax.set_yticks(ys, [("▶ " if r["recommended"] else "") + str(r["name"]) for r in shown])
+    ax.axvline(0, color="black", lw=0.8)
+    ax.text(0, 0.01, " pass = 0", transform=ax.get_xaxis_transform(), fontsize=8, va="bottom")
+    others = [r for r in a.rung_rows if r["rung"] not in {x["rung"] for x in shown}]
+    if others:
+        listed = ", ".join(f"{r['name']} {_ev_short(r['ev_net'])}" for r in others)
+        ax.set_xlabel(f"expected net {a.rules.unit}\nothers: {listed}", fontsize=8, wrap=True)
     else:
-        ax_pay.text(0.5, 0.5, "no priced rung in this rule set", ha="center", va="center",
-                    transform=ax_pay.transAxes)
-        ax_pay.set_title(TITLE_PAYOFFS)
-    ax_pay.set_xlabel(f"net {unit} per deal (dashed: expectation)")
-    ax_pay.set_ylabel("P(net ≤ x)")
-    ax_pay.set_ylim(0, 1.02)
+        ax.set_xlabel(f"expected net {a.rules.unit}")
+    ax.margins(x=0.25)
+    ax.set_title(TITLE_EV, fontsize=10)
 
 
-def _tricks_panel(ax_tricks: Axes, analysis: Analysis) -> None:
-    """Tricks per trump: the distribution in the lowest trick rung that offers each trump
-    (trick contracts of one leader and side share their searches, so theirs are the same)."""
+def _ev_short(ev: Any) -> str:
+    return "—" if is_missing(ev) else f"{ev:+.0f}"
+
+
+def _outcome_shares(values: Any, weights: Any) -> list[tuple[float, float]]:
+    """(net result, share of deals) for each distinct result, lowest first."""
     import numpy as np
 
-    table = analysis.table
-    trick_rows = table[table["kind"] == "at_least"].sort_values("rank")
-    seen: dict[str, Any] = {}
-    for _, row in trick_rows.iterrows():
-        key = _trump_label(row["trump"])
-        if key not in seen:
-            seen[key] = row
-    if seen:
-        xs = np.arange(TRICK_COUNTS)
-        width = 0.8 / len(seen)
-        for i, (label, row) in enumerate(seen.items()):
-            dist = np.asarray(row["trick_distribution"], dtype=float)
-            mean = float(np.dot(xs[: len(dist)], dist))
-            ax_tricks.bar(xs[: len(dist)] - 0.4 + width * (i + 0.5), dist, width=width,
-                          color=_TRUMP_COLORS.get(str(row["trump"]), None),
-                          label=f"{label} (mean {mean:.2f})")
-        ax_tricks.set_xticks(xs)
-        ax_tricks.legend(fontsize=8, title=f"trump, as in {trick_rows.iloc[0]['name']}",
-                         title_fontsize=8)
-    else:
-        ax_tricks.text(0.5, 0.5, "no trick contract in this ladder", ha="center",
-                       va="center", transform=ax_tricks.transAxes)
-    ax_tricks.set_title(TITLE_TRICKS)
-    ax_tricks.set_xlabel("tricks won by the declarer")
-    ax_tricks.set_ylabel("probability")
+    v = np.round(np.asarray(values, dtype=float), 6)
+    w = np.asarray(weights, dtype=float)
+    out = [(float(x), float(w[v == x].sum() / w.sum())) for x in np.unique(v)]
+    return out
 
 
-def _ev_panel(ax_ev: Axes, analysis: Analysis, rungs: Any) -> None:
-    """Expected value by rung in ladder order, error bars 2 SE, the recommended bid marked."""
+def _outcome_panel(ax: Axes, a: Analysis, rows: list[dict[str, Any]]) -> None:
+    """One stacked bar per rung across 0..1: each segment a net result, as wide as its share
+    of the deals, green for a win and red for a loss, labelled when wide enough."""
+    if not rows:
+        ax.text(0.5, 0.5, "no priced rung", ha="center", va="center", transform=ax.transAxes)
+    for y, r in enumerate(reversed(rows)):
+        left = 0.0
+        for value, share in _outcome_shares(*a.payoff_samples[r["rung"]]):
+            ax.barh(y, share, left=left, color=WIN_COLOR if value >= 0 else LOSS_COLOR,
+                    edgecolor="white", height=0.6)
+            if share >= MIN_LABEL_SHARE:
+                ax.text(left + share / 2, y, f"{value:+g}\n{share:.0%}", ha="center",
+                        va="center", fontsize=7, color="white")
+            left += share
+    ax.set_yticks(range(len(rows)), [str(r["name"]) for r in reversed(rows)])
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(f"share of the deals (segments: net {a.rules.unit}, green won, red lost)",
+                  fontsize=8)
+    ax.set_title(TITLE_OUTCOMES, fontsize=10)
+
+
+def _trump_panel(ax: Axes, a: Analysis, top: list[dict[str, Any]]) -> None:
+    """P(make) of every trump candidate of the contending rungs, grouped by rung; the chosen
+    trump outlined."""
     import numpy as np
 
-    rec = analysis.recommended
-    unit = analysis.rules.unit
-    names = [str(n) for n in rungs["name"]]
-    ev = np.array([np.nan if is_missing(v) else float(v) for v in rungs["ev_net"]])
-    se = np.array([np.nan if is_missing(v) else float(v) for v in rungs["ev_net_se"]])
-    xs = np.arange(len(names))
-    colors = ["#d4a017" if r == rec else ("#4c72b0" if v >= 0 else "#8c8c8c")
-              for r, v in zip(rungs["rung"], np.nan_to_num(ev), strict=True)]
-    ok = ~np.isnan(ev)
-    ax_ev.bar(xs[ok], ev[ok], color=[c for c, k in zip(colors, ok, strict=True) if k])
-    ax_ev.errorbar(xs[ok], ev[ok], yerr=2 * np.nan_to_num(se[ok]), fmt="none", ecolor="black",
-                   capsize=3, lw=1)
-    for x in xs[~ok]:
-        ax_ev.text(x, 0, "unpriced", rotation=90, ha="center", va="bottom", fontsize=7)
-    ax_ev.axhline(0, color="black", lw=0.6)
-    ax_ev.margins(y=0.15)  # room for the "recommended" arrow above the tallest bar
-    ax_ev.set_xticks(xs)
-    ax_ev.set_xticklabels(names, rotation=45, ha="right", fontsize=8)
-    if rec and rec != "pass":
-        i = list(rungs["rung"]).index(rec)
-        ax_ev.annotate("recommended", (xs[i], ev[i]), xytext=(0, 12),
-                       textcoords="offset points", ha="center", fontsize=8, color="#8a6d00",
-                       arrowprops={"arrowstyle": "->", "color": "#8a6d00"})
-    elif rec == "pass":
-        ax_ev.text(0.02, 0.95, "recommended: pass (every rung loses on average)",
-                   transform=ax_ev.transAxes, fontsize=8, va="top")
-    ax_ev.set_title(TITLE_EV)
-    ax_ev.set_ylabel(f"expected net {unit}")
-
-
-def _cycle() -> Any:
-    import itertools
-
-    return itertools.cycle(["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860"])
+    rungs = sorted(top, key=lambda r: r["rank"])
+    cands = {r["rung"]: [c for c in a.rows if c["rung"] == r["rung"]] for r in rungs}
+    width = 0.8 / max(1, max(len(c) for c in cands.values()))
+    labels: dict[str, Any] = {}
+    for x, r in enumerate(rungs):
+        group = cands[r["rung"]]
+        for i, c in enumerate(group):
+            label = _trump_label(c["trump"])
+            pos = x - 0.4 + width * (i + 0.5)
+            bar = ax.bar(pos, c["p_make"], width=width * 0.9,
+                         color=_TRUMP_COLORS.get(str(c["trump"]), "#7f7f7f"),
+                         edgecolor="black" if c["chosen"] else "none",
+                         yerr=2 * float(c["p_make_se"]), capsize=2,
+                         label=None if label in labels else label)
+            labels.setdefault(label, bar)
+    ax.set_xticks(np.arange(len(rungs)), [str(r["name"]) for r in rungs], rotation=30,
+                  ha="right", fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("P(make)")
+    if labels:
+        ax.legend(fontsize=8, title="trump (outlined: chosen)", title_fontsize=8,
+                  loc="upper right")
+    ax.set_title(TITLE_TRUMPS, fontsize=10)
 
 
 # --------------------------------------------------------------------------- a batch
 
 
+def _unit_of(rules_id: str) -> str:
+    from ..rules import load_rules
+
+    try:
+        return load_rules(rules_id).unit
+    except (BostonSimError, OSError):
+        return "counters"
+
+
 def plot_batch(results: Any, path: str | Path | None = None) -> Figure:
-    """Two panels for a batch: how often each bid is recommended (ladder order, per rule set)
-    and a histogram of the recommended bid's expected value across hands.
+    """One panel per rule set of a batch (its own unit), one labelled row per hand: the
+    recommended bid and its expected net result ± 2 SE of the difference to the runner-up.
 
     ``results`` is a results DataFrame (``batch.load_results``) or a path to a results file.
-    Returns the Figure (titles :data:`TITLE_BIDS`, :data:`TITLE_BATCH_EV`).
+    Returns the Figure (panel titles start with :data:`TITLE_BATCH`).
     """
-    import numpy as np
-
     from ..batch import ROW_COLUMNS, load_results, summarize_rows
 
     if path is not None:
@@ -242,54 +230,38 @@ def plot_batch(results: Any, path: str | Path | None = None) -> Figure:
         raise BostonSimError(f"not a boston-sim results table (missing {', '.join(missing)})")
     rows = results[[c for c in ROW_COLUMNS if c in results.columns]].to_dict("records")
     summary = summarize_rows(rows)
-    n_rules = len({r["rules"] for r in rows})
-
-    # ladder order of every bid seen, per rule set; pass last
-    order: dict[tuple[str, str], tuple[str, int]] = {}
-    for r in rows:
-        order.setdefault((r["rules"], r["rung"]), (r["name"], int(r["rank"])))
-    counts: dict[tuple[str, str], int] = {}
+    by_rules: dict[str, list[dict[str, Any]]] = {}
     for s in summary:
-        counts[(s["rules"], s["recommended"])] = counts.get((s["rules"], s["recommended"]), 0) + 1
-
-    def sort_key(k: tuple[str, str]) -> tuple[str, int]:
-        return (k[0], order.get(k, ("", 10_000))[1] if k[1] not in ("pass", "") else 10_001)
-
-    keys = sorted(counts, key=sort_key)
-    labels = []
-    for k in keys:
-        name = ("Pass" if k[1] == "pass" else "no priced rung" if k[1] == ""
-                else order.get(k, (k[1], 0))[0])
-        labels.append(f"{name}\n({k[0]})" if n_rules > 1 else name)
-
-    fig = _new_figure(12, 5)
-    ax_bids, ax_ev = fig.subplots(1, 2)
-    fig.suptitle(f"Batch of {len(summary)} hands"
-                 + (f" — {rows[0]['rules']}" if n_rules == 1 and rows else ""), fontsize=11)
-    xs = np.arange(len(keys))
-    ax_bids.bar(xs, [counts[k] for k in keys], color="#4c72b0")
-    ax_bids.set_xticks(xs)
-    ax_bids.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
-    ax_bids.set_ylabel("hands")
-    ax_bids.set_xlabel("recommended bid")
-    from matplotlib.ticker import MaxNLocator
-
-    ax_bids.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax_bids.set_title(TITLE_BIDS)
-
-    evs = np.array([s["ev_net"] for s in summary if not is_missing(s["ev_net"])], dtype=float)
-    if len(evs):
-        ax_ev.hist(evs, bins=min(30, max(5, len(evs) // 2)), color="#55a868",
-                   edgecolor="white")
-        ax_ev.axvline(float(evs.mean()), color="black", ls="--", lw=1,
-                      label=f"mean {evs.mean():+.1f}")
-        ax_ev.legend(fontsize=8)
-    else:
-        ax_ev.text(0.5, 0.5, "no priced recommendation", ha="center", va="center",
-                   transform=ax_ev.transAxes)
-    ax_ev.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax_ev.set_title(TITLE_BATCH_EV)
-    ax_ev.set_xlabel("expected net counters of the recommended bid (pass = 0)")
-    ax_ev.set_ylabel("hands")
+        by_rules.setdefault(s["rules"], []).append(s)
+    drawn = {k: v[:MAX_BATCH_ROWS] for k, v in by_rules.items()}
+    sizes = [len(v) + PANEL_ROWS for v in drawn.values()]  # axis and title take room too
+    fig = _new_figure(11, ROW_INCHES * sum(sizes) + 0.6)
+    axes = fig.subplots(len(drawn), 1, squeeze=False, height_ratios=sizes)[:, 0]
+    cut = sum(len(v) for v in by_rules.values()) - sum(len(v) for v in drawn.values())
+    fig.suptitle(f"Batch of {len(summary)} hands" + (f" (the first {MAX_BATCH_ROWS} of each "
+                 f"rule set drawn; {cut} more in the results)" if cut else ""), fontsize=11)
+    for ax, (rules_id, hands) in zip(axes, drawn.items(), strict=True):
+        _batch_panel(ax, rules_id, hands)
     _save(fig, path)
     return fig
+
+
+def _batch_panel(ax: Axes, rules_id: str, hands: list[dict[str, Any]]) -> None:
+    """The hands of one rule set, top to bottom in file order."""
+    ys = list(range(len(hands)))[::-1]
+    for y, h in zip(ys, hands, strict=True):
+        ev = 0.0 if is_missing(h["ev_net"]) else float(h["ev_net"])
+        color = "#8c8c8c" if h["recommended"] in ("pass", "") else (
+            WIN_COLOR if ev >= 0 else LOSS_COLOR)
+        ax.barh(y, ev, color=color, height=0.6)
+        bid = "pass" if h["recommended"] == "pass" else h["recommended_name"] or "—"
+        ax.annotate(f"{bid} {ev:+.1f}", (ev, y), xytext=(4 if ev >= 0 else -4, 0),
+                    textcoords="offset points", va="center", fontsize=8,
+                    ha="left" if ev >= 0 else "right")
+    ax.set_yticks(ys, [f"{h['label'] or h['hand']} ({h['seat']})" for h in hands], fontsize=8)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.margins(x=0.3)
+    if not any(not is_missing(h["ev_net"]) and h["ev_net"] for h in hands):
+        ax.set_xlim(-1, 1)  # every hand passes: a readable axis around 0
+    ax.set_xlabel(f"expected net {_unit_of(rules_id)} of the recommended bid (pass = 0)")
+    ax.set_title(f"{TITLE_BATCH} — {rules_id}", fontsize=10)

@@ -7,10 +7,12 @@ rows of ``analysis.rows`` / ``analysis.rung_rows`` (plain dicts: no pandas neede
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
 from ..analysis.result import is_missing
+from ..config import SE_TARGET
+from .terminal import DEFAULT_WIDTH, Column, fitted_table, suit_text
+from .terminal import console as terminal_console
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
@@ -42,70 +44,128 @@ def _trump_cell(row: Any, symbols: bool, compact: bool = False) -> str:
 
 
 COMPACT_WIDTH = 120
-"""Below this many columns the table drops its two risk columns and shortens its headers
-(they are still in ``--json`` and ``--csv``)."""
+"""Below this many columns the table shortens its headers and uses a lighter frame; it then
+drops columns by importance (risk columns first) until it fits (all of them stay in
+``--json`` and ``--csv``)."""
 
-PIPE_WIDTH = 160
-"""Width of the report when stdout is not a terminal (a file or a pipe): wide enough that
-no cell wraps."""
+PIPE_WIDTH = DEFAULT_WIDTH
+"""Width of the report when stdout is not a terminal and ``COLUMNS`` is not set."""
+
+NOTE_MARKS = "¹²³⁴⁵⁶⁷⁸⁹"
+"""Markers tying a row to its footnote, in order of first use."""
+
+_YES_NO_PREFIX = "misère and Piccolissimo rungs are yes/no searches"
+_SETTLED_PREFIX = "searches whose rungs were settled early"
+# analysis notes the table states itself, tied to the rows (or column) they concern
+_TABLE_NOTES = (_YES_NO_PREFIX, _SETTLED_PREFIX)
+YES_NO_NOTE = "yes/no search: Tricks shows 0 if made, 1 if failed"
+EXACTLY_NOTE = "yes/no search: Tricks shows 1 if made, 0 if failed"
+SETTLED_NOTE = (f"deals of a row that stopped early, settled (P(make) known within {SE_TARGET} and "
+                "clearly below the best bid); --samples N solves every row on N deals")
+UNPRICED_NOTE = "— = the rules give no price for this rung (docs/RULES.md §3.0)"
+DISCARD_NOTE = "−card: the card the declarer discards before play"
 
 
-def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = False) -> Any:
-    """A ``rich.table.Table`` of the chosen row of every rung, the recommended bid in bold.
+class Notes:
+    """Footnotes, each stated once and numbered in order of first use."""
 
-    ``compact``: for narrow terminals, without the P(loss) and CVaR columns and with short
-    headers."""
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def mark(self, text: str) -> str:
+        if text not in self.texts:
+            self.texts.append(text)
+        i = self.texts.index(text)
+        return NOTE_MARKS[i] if i < len(NOTE_MARKS) else f"[{i + 1}]"
+
+    def lines(self) -> list[str]:
+        return [f"{self.mark(t)} {t}" for t in self.texts]
+
+
+def _row_notes(row: Any, compact: bool) -> list[str]:
+    """The footnotes one row's rung needs: the model's caveats for it and how a yes/no
+    search shows its tricks."""
+    out = [n for n in str(row["note"] or "").split("; ") if n]
+    if row["kind"] == "exactly":
+        out.append(EXACTLY_NOTE)
+    elif row["kind"] != "at_least":
+        out.append(YES_NO_NOTE)
+    return out
+
+
+def _columns(a: Analysis, compact: bool, uneven: bool) -> list[Column]:
+    thr = a.risk_threshold
+    cols = [
+        Column("", keep=None),
+        Column("Rung"),
+        Column("Trump"),
+        Column("P(make)", "right", number=True),
+        Column("Tricks", "right", number=True, keep=3),
+        Column("EV/adv." if compact else f"EV / adversary ({a.rules.unit})", "right",
+               number=True, keep=4),
+        Column("EV net", "right", number=True),
+        Column("P(loss)" if thr == 0 else f"P(loss>{thr:g})", "right", number=True, keep=1),
+        Column("CVaR 5%", "right", number=True, keep=2),
+    ]
+    if uneven:  # searches settled early stopped sooner (analysis.rounds)
+        cols.append(Column("Deals" if compact else "Samples", "right", number=True, keep=5))
+    return cols
+
+
+def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = False,
+                 width: int | None = None, notes: Notes | None = None,
+                 colour: bool = True) -> Any:
+    """A ``rich.table.Table`` of the chosen row of every rung, the recommended bid in bold,
+    no wider than ``width`` (default: unbounded): the least important columns go first.
+
+    ``compact``: short headers and a light frame, for narrow terminals. Row notes get a
+    marker from ``notes`` (collected there for the footnotes)."""
     from rich import box
-    from rich.table import Table
 
     a = analysis
-    unit = a.rules.unit
-    thr = a.risk_threshold
+    notes = notes if notes is not None else Notes()
     title = f"{a.rules.name}: {a.hand} ({a.seat}), {a.samples} samples, seed {a.seed}"
+    title += f", {a.elapsed:.1f} s"
     if compact:
-        title += f"; EV in {unit}"
-    t = Table(title=title, title_justify="left", show_lines=False,
-              box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD, show_edge=not compact,
-              padding=(0, 1, 0, 0) if compact else (0, 1))
-    t.add_column("", width=1)
-    t.add_column("Rung", no_wrap=compact)
-    t.add_column("Trump", no_wrap=compact)
-    t.add_column("P(make)", justify="right", no_wrap=True)
-    t.add_column("Tricks", justify="right", no_wrap=compact)
-    t.add_column("EV/adv." if compact else f"EV / adversary ({unit})", justify="right",
-                 no_wrap=True)
-    t.add_column("EV net", justify="right", no_wrap=True)
-    if not compact:
-        t.add_column("P(loss)" if thr == 0 else f"P(loss>{thr:g})", justify="right")
-        t.add_column("CVaR 5%", justify="right")
+        title += f"; EV in {a.rules.unit}"
     rows = a.rung_rows
     uneven = any(r["samples"] != a.samples for r in rows)
-    if uneven:  # searches settled early stopped sooner (analysis.rounds)
-        t.add_column("Deals" if compact else "Samples", justify="right")
     pm = "±" if compact else " ± "
+    cells, styles = [], []
     for row in rows:
         rec = bool(row["recommended"])
-        p = f"{row['p_make']:.3f}{pm}{row['p_make_se']:.3f}"
-        cells = [
+        texts = _row_notes(row, compact) + ([] if row["priced"] else [UNPRICED_NOTE])
+        marks = "".join(sorted((notes.mark(n) for n in texts), key=NOTE_MARKS.find))
+        trump = _trump_cell(row, symbols, compact)
+        if compact and isinstance(row["discard"], str) and row["discard"]:
+            trump += notes.mark(DISCARD_NOTE)
+        line = [
             "▶" if rec else "",
-            str(row["name"]),
-            _trump_cell(row, symbols, compact),
-            p,
+            f"{row['name']}{marks}",
+            suit_text(trump, colour),
+            f"{row['p_make']:.3f}{pm}{row['p_make_se']:.3f}",
             f"{row['mean_tricks']:.2f}",
             _pm(row["ev_per_adversary"], row["ev_per_adversary_se"], pm=pm),
             _pm(row["ev_net"], row["ev_net_se"], pm=pm),
+            "—" if is_missing(row["p_loss_gt"]) else f"{row['p_loss_gt']:.3f}",
+            "—" if is_missing(row["cvar5"]) else f"{row['cvar5']:+.1f}",
         ]
-        if not compact:
-            cells.append("—" if is_missing(row["p_loss_gt"]) else f"{row['p_loss_gt']:.3f}")
-            cells.append("—" if is_missing(row["cvar5"]) else f"{row['cvar5']:+.1f}")
         if uneven:
-            cells.append(str(row["samples"]))
-        t.add_row(*cells, style="bold green" if rec else None)
-    return t
+            early = row["samples"] != a.samples
+            line.append(f"{row['samples']}{notes.mark(SETTLED_NOTE) if early else ''}")
+        cells.append(line)
+        styles.append("bold green" if rec else None)
+    table, _ = fitted_table(
+        _columns(a, compact, uneven), cells, width or 10_000, styles=styles, title=title,
+        title_justify="left", show_lines=False,
+        box=box.SIMPLE_HEAD if compact else box.HEAVY_HEAD, show_edge=not compact,
+        padding=(0, 0, 0, 0) if compact else (0, 1))
+    return table
 
 
-def summary_lines(analysis: Analysis) -> list[str]:
-    """The recommendation and the footnotes printed under the table."""
+def summary_lines(analysis: Analysis, notes: Notes | None = None) -> list[str]:
+    """The recommendation, the facts of the deal, then each footnote once: the table's
+    numbered ones (from ``notes``) and the analysis's own."""
     a = analysis
     if a.recommended is None:
         head = "Recommendation: none (no priced rung)"
@@ -123,29 +183,34 @@ def summary_lines(analysis: Analysis) -> list[str]:
         extra.append(f"preference suit {a.context['preference']}")
     if a.context.get("senior"):
         extra.append(f"senior {a.context['senior']}, junior {a.context.get('junior') or '?'}")
-    extra.append(f"{a.elapsed:.1f} s")
-    lines.append("; ".join(extra))
-    rows = a.rung_rows
-    notes = sorted({r["note"] for r in rows if isinstance(r["note"], str) and r["note"]})
-    for n in notes:
-        lines.append(f"note: {n}")
-    lines.extend(f"note: {n}" for n in a.notes)
-    if any(not r["priced"] for r in rows):
-        lines.append("note: — = the rules give no price for this rung (docs/RULES.md §3.0)")
+    if extra:
+        lines.append("; ".join(extra))
+    if notes is not None:
+        lines.extend(notes.lines())
+    lines.extend(f"note: {n}" for n in dict.fromkeys(a.notes)
+                 if not n.startswith(_TABLE_NOTES))
     return lines
 
 
 def print_report(analysis: Analysis, console: Any = None) -> None:
-    """Print the table and the summary to ``console`` (default: stdout: the terminal's
-    width, or :data:`PIPE_WIDTH` columns when it is not a terminal). Consoles narrower than
-    :data:`COMPACT_WIDTH` get the compact table."""
+    """Print the table and the summary to ``console`` (default: stdout, the terminal's width,
+    or ``COLUMNS`` / :data:`PIPE_WIDTH` columns when it is not a terminal). Consoles
+    narrower than :data:`COMPACT_WIDTH` get the compact table."""
+    c = console or terminal_console()
+    compact = c.width < COMPACT_WIDTH
+    notes = Notes()
+    c.print(render_table(analysis, compact=compact, width=c.width, notes=notes,
+                         colour=not c.no_color))
+    for line in summary_lines(analysis, notes):
+        c.print(line, highlight=False, markup=False)
+
+
+def report_text(analysis: Analysis, width: int = PIPE_WIDTH) -> str:
+    """The report :func:`print_report` prints, as plain text ``width`` columns wide."""
+    import io
+
     from rich.console import Console
 
-    c = console or Console(width=None if sys.stdout.isatty() else PIPE_WIDTH)
-    compact = c.width < COMPACT_WIDTH
-    c.print(render_table(analysis, compact=compact))
-    for line in summary_lines(analysis):
-        c.print(line, highlight=False, markup=False)
-    if compact and any(isinstance(r["discard"], str) and r["discard"]
-                       for r in analysis.rung_rows):
-        c.print("note: −SK etc. = the declarer's discard", highlight=False, markup=False)
+    buf = io.StringIO()
+    print_report(analysis, Console(file=buf, width=width, color_system=None, highlight=False))
+    return buf.getvalue()

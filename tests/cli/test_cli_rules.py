@@ -84,10 +84,14 @@ def test_rules_show_discards() -> None:
     for rid in ("grand_misere", "grand_spread", "eight"):
         assert rungs[rid]["discard"] is None and rungs[rid]["tricks"] == 13
     assert rungs["little_misere"]["above"] == "seven" and rungs["eight"]["above"] is None
-    out = run("rules", "boston_foster").stdout
-    assert "discard" in out
-    row = next(ln for ln in out.splitlines() if "little_misere" in ln and "Little" in ln)
+    wide = runner.invoke(app, ["rules", "boston_foster"], env={"COLUMNS": "200"}).stdout
+    assert "discard" in wide
+    row = next(ln for ln in wide.splitlines() if "little_misere" in ln and "Little" in ln)
     assert "all_one" in row and "12" in row
+    # at 80 columns each rung is a short record: its name, then its fields
+    lines = run("rules", "boston_foster").stdout.splitlines()
+    i = next(i for i, ln in enumerate(lines) if "little_misere: Little Misère" in ln)
+    assert "discard all_one" in lines[i + 1] and "tricks 12" in lines[i + 1]
 
 
 def test_rules_as_printed() -> None:

@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from boston_sim.batch import load_results, run_batch
 from boston_sim.cli import app
-from boston_sim.rules import load_rules
 from boston_sim.views import plots
 
 QUICK = Path(__file__).resolve().parent.parent / "data" / "quick_rules.toml"  # Solo + Misère only
@@ -36,33 +35,39 @@ def test_plot_hand_writes_each_format(tmp_path: Path, analysis, ext: str) -> Non
 
 def test_plot_hand_axes_titles_and_labels(analysis) -> None:  # type: ignore[no-untyped-def]
     fig = plots.plot_hand(analysis)
-    pay, tricks, ev = fig.axes[:3]
-    assert pay.get_title().startswith(plots.TITLE_PAYOFFS)
-    assert tricks.get_title() == plots.TITLE_TRICKS
+    ev, outcomes, trumps = fig.axes[:3]
     assert ev.get_title() == plots.TITLE_EV
-    # the EV axis is labelled with the seed's rung names, in ladder order (docs/RULES.md §2.3)
-    ladder = [r.name for r in load_rules(str(QUICK)).rungs]
-    assert [t.get_text() for t in ev.get_xticklabels()] == ladder
-    assert "white counters" in ev.get_ylabel()
-    assert tricks.get_xlabel() == "tricks won by the declarer"
-    # one CDF per priced rung shown, and each with its expectation line
-    n_curves = len([ln for ln in pay.get_lines() if ln.get_linestyle() == "-"])
-    n_means = len([ln for ln in pay.get_lines() if ln.get_linestyle() == "--"])
-    assert n_curves == n_means == min(plots.MAX_CDF_RUNGS, len(analysis.payoffs))
+    assert outcomes.get_title() == plots.TITLE_OUTCOMES
+    assert trumps.get_title() == plots.TITLE_TRUMPS
+    assert "white counters" in ev.get_xlabel()
     # the recommended bid is marked on the EV axis
-    texts = [t.get_text() for t in ev.texts]
+    labels = [t.get_text() for t in ev.get_yticklabels()]
     if analysis.recommended not in (None, "pass"):
-        assert "recommended" in texts
-    else:
-        assert any("pass" in t for t in texts)
-    # the bars of the trick panel are probabilities: each trump's bars sum to 1
-    heights = [p.get_height() for p in tricks.patches]
-    n_trumps = len(tricks.get_legend().get_texts())
-    assert n_trumps >= 1 and abs(sum(heights) - n_trumps) < 1e-9
+        name = analysis.rules.rung(analysis.recommended).name
+        assert f"▶ {name}" in labels
+    # each outcome row is the whole of the deals: its segments add up to 1
+    rows = len(outcomes.get_yticklabels())
+    assert rows >= 1 and abs(sum(p.get_width() for p in outcomes.patches) - rows) < 1e-9
+    # the trump panel's bars are the candidates' P(make)
+    heights = sorted(round(p.get_height(), 9) for p in trumps.patches)
+    assert all(0 <= h <= 1 for h in heights) and heights
     assert "AKQJT98.AK.A2.32" in fig.get_suptitle()
 
 
-def test_plot_batch_counts_every_hand(tmp_path: Path) -> None:
+def test_the_ev_panel_zooms_on_the_contending_rungs() -> None:
+    """Grand Slam's -900 does not squash Boston against Six: only the contending rungs are
+    drawn, the others are listed under the axis."""
+    from boston_sim.analysis import analyze
+
+    a = analyze("KQJT9.AK.QJ2.432", samples=8, seed=1)
+    ev = plots.plot_hand(a).axes[0]
+    drawn = [t.get_text().removeprefix("▶ ") for t in ev.get_yticklabels()]
+    assert len(drawn) == plots.CONTENDING and "Grand Slam" not in drawn
+    assert ev.get_xlim()[0] > -200
+    assert "Grand Slam" in ev.get_xlabel() and "others:" in ev.get_xlabel()
+
+
+def test_plot_batch_has_one_row_per_hand(tmp_path: Path) -> None:
     hands = tmp_path / "h.csv"
     hands.write_text("hand,seat,rules,turnup\n"
                      f"AKQJT98.AK.A2.32,eldest,{QUICK},H2\nKQ.AJ975.K84.Q63,second,{QUICK},H2\n"
@@ -72,14 +77,22 @@ def test_plot_batch_counts_every_hand(tmp_path: Path) -> None:
     out = tmp_path / "batch.png"
     fig = plots.plot_batch(load_results(s.results), out)
     assert out.read_bytes().startswith(MAGIC[".png"])
-    bids, ev = fig.axes[:2]
-    assert bids.get_title() == plots.TITLE_BIDS and ev.get_title() == plots.TITLE_BATCH_EV
-    assert sum(p.get_height() for p in bids.patches) == 3  # three hands, one bid each
-    # one rule set: the title names it and the ticks are plain bid names
-    rules_name = load_results(s.results)["rules"].iloc[0]
-    assert rules_name in fig.get_suptitle()
-    assert not any("(" in t.get_text() for t in bids.get_xticklabels())
-    assert sum(p.get_height() for p in ev.patches) <= 3
+    (ax,) = fig.axes  # one rule set: one panel, in its own unit
+    assert ax.get_title().startswith(plots.TITLE_BATCH)
+    assert len(ax.patches) == 3
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[0].endswith("(eldest)") and labels[-1].endswith("(third)")
+    assert "white counters" in ax.get_xlabel()
+
+
+def test_plot_batch_keeps_rule_sets_apart(tmp_path: Path) -> None:
+    hands = tmp_path / "h.txt"
+    hands.write_text(f"AKQJT98.AK.A2.32 | eldest | a | {QUICK} | H2\n"
+                     "AKQJT98.AK.A2.32 | eldest | b | boston_modern\n")
+    s = run_batch(hands, tmp_path / "r.csv", workers=1, samples=4, seed=2)
+    fig = plots.plot_batch(load_results(s.results))
+    assert len(fig.axes) == 2  # fiches and white counters never share an axis
+    assert {("fiches" in ax.get_xlabel()) for ax in fig.axes} == {True, False}
 
 
 def test_cli_plot_results_and_hand(tmp_path: Path) -> None:
@@ -109,6 +122,6 @@ def test_plot_title_counts_the_samples_each_rung_used(analysis) -> None:  # type
 
     assert "8 samples, seed 4" in plots.plot_hand(analysis).get_suptitle()
     uneven = copy.copy(analysis)
-    uneven.rungs = analysis.rungs.copy()
-    uneven.rungs.loc[uneven.rungs.index[0], "samples"] = 3
+    uneven.rows = [dict(r) for r in analysis.rows]
+    next(r for r in uneven.rows if r["chosen"])["samples"] = 3
     assert "3-8 samples per rung" in plots.plot_hand(uneven).get_suptitle()

@@ -1,0 +1,89 @@
+"""The analysis options shared by ``bid``, ``plot`` and ``batch``: one definition each, one
+name each (old names live on as hidden aliases, :data:`.command.ALIASES`), and the one
+function that turns them into :class:`~boston_sim.settings.AnalysisSettings`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..config import DEFAULT_SAMPLES, MAX_SAMPLES, ROUND, SE_TARGET, TIME_STEP
+from .common import parse_options
+
+if TYPE_CHECKING:
+    from ..settings import AnalysisSettings
+
+Seat = Annotated[str | None, typer.Option("--seat", "-s", help="Your seat in playing order: "
+                                          "eldest, second, third or dealer.")]
+Rules = Annotated[str | None, typer.Option("--rules", "-r", help="Rule-set id (see "
+                                           "`boston-sim rules`) or a .toml path.")]
+Options = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", help="Rule option key=value (repeatable), e.g. payments=american; "
+                           "also preference=H (classic Boston) or senior=S (Russian).")]
+Seed = Annotated[int, typer.Option("--seed", help="Random seed; same seed, same answer "
+                                                  "(without --max-time).")]
+Samples = Annotated[int | None, typer.Option(
+    "--samples", "-n", help=f"Solve every rung on this many random deals. Default: rounds "
+                            f"of {ROUND} up to {DEFAULT_SAMPLES}, where a trump or misère whose "
+                            f"rows are settled (SE of P(make) below {SE_TARGET}, EV clearly "
+                            "below the best bid) stops early; so does the best bid's, once "
+                            "every other has and it is clearly above pass.")]
+Precision = Annotated[float | None, typer.Option(
+    "--precision", help="Instead of --samples: sample until the SE of the recommended "
+                        "bid's expected net value is below this many counters "
+                        f"(cap {MAX_SAMPLES}).")]
+MaxTime = Annotated[float | None, typer.Option(
+    "--max-time", help="Seconds: stop sampling then; the searches under way stop where "
+                       f"they are (the first {TIME_STEP} deals are always solved, so a very "
+                       "slow one can overrun it). Bounds the wait on slow hands; wider SEs, "
+                       "and the numbers then depend on the machine's speed.")]
+Known = Annotated[list[str] | None, typer.Option(
+    "--known", help="A card known to lie with a seat, CARD@SEAT, e.g. SA@dealer or SA@W "
+                    "(repeatable).")]
+Constraints = Annotated[list[str] | None, typer.Option(
+    "--constraint", "-c", help="Condition on another seat (repeatable, all must hold): "
+                               "second:H5+ (5 or more hearts), dealer:H0-1, third:hcp12+, "
+                               "third:hcp12-15, eldest:has=SK, eldest:lacks=SK, "
+                               "second:shape=5xxx+4xxx (S H D C lengths, + or), "
+                               "second:H5+/S5+ (/ or), third:hcp12+,H4+ (, and).")]
+Turnup = Annotated[str | None, typer.Option(
+    "--turnup", help="The turned-up trump card (Solo Whist, Russian Boston); it lies in the "
+                     "dealer's hand.")]
+Preference = Annotated[str | None, typer.Option(
+    "--preference", help="Classic Boston: the First Preference suit turned from the still "
+                         "pack (shows the suit class).")]
+Senior = Annotated[str | None, typer.Option(
+    "--senior", help="Russian Boston: the senior suit (the first deal's turn-up).")]
+Partner = Annotated[str | None, typer.Option(
+    "--partner", help="Partner's seat in pair contracts: opposite, left or right "
+                      "(a random partner hand is pessimistic).")]
+Risk = Annotated[float, typer.Option(
+    "--risk", help="P(loss) column: probability of losing more than this many counters.")]
+Threads = Annotated[int | None, typer.Option(
+    "--threads", help="Cores to use (default: all); results do not depend on it.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, and no notice "
+                                                       "that a first run compiles the solver.")]
+PlotFile = Annotated[Path | None, typer.Option(
+    "--plot", help="Also draw the payoffs to this image file (.png, .svg, .pdf).")]
+
+
+def build_settings(*, rules: str | None, seat: str | None, option: list[str] | None,
+                   samples: int | None, precision: float | None, max_time: float | None,
+                   seed: int, known: list[str] | None, constraint: list[str] | None,
+                   turnup: str | None, preference: str | None, senior: str | None,
+                   partner: str | None, risk: float, threads: int | None) -> AnalysisSettings:
+    """The settings the shared options ask for (None: the analysis default)."""
+    from ..errors import SamplingError
+    from ..settings import AnalysisSettings
+
+    if samples is not None and precision is not None:
+        raise SamplingError("give either --samples or --precision, not both")
+    context = {k: v for k, v in (("preference", preference), ("senior", senior))
+               if v is not None}
+    return AnalysisSettings.build(
+        rules=rules, seat=seat, options=parse_options(option), samples=samples,
+        precision=precision, seed=seed, known=known, constraints=constraint, turnup=turnup,
+        partner=partner, context=context or None, risk_threshold=risk, threads=threads,
+        max_time=max_time)
