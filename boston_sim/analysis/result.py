@@ -19,8 +19,8 @@ from ..settings import AnalysisSettings
 TABLE_COLUMNS = [
     "rung", "name", "rank", "kind", "target", "trump", "trump_class", "discard", "chosen",
     "samples", "priced", "p_make", "p_make_se", "mean_tricks", "ev_per_adversary",
-    "ev_per_adversary_se", "ev_net", "ev_net_se", "p_loss_gt", "cvar5", "recommended", "note",
-    "trick_distribution",
+    "ev_per_adversary_se", "ev_net", "ev_net_se", "p_loss_gt", "p_loss_se", "cvar5",
+    "cvar5_se", "recommended", "note", "trick_distribution",
 ]
 """The keys of every row of :attr:`Analysis.rows`, in order (also the table's columns)."""
 
