@@ -25,8 +25,25 @@ TABLE_COLUMNS = [
 """The keys of every row of :attr:`Analysis.rows`, in order (also the table's columns)."""
 
 CANDIDATE_JSON_KEYS = ("trump", "trump_class", "discard", "samples", "p_make", "p_make_se",
-                       "mean_tricks", "ev_per_adversary", "ev_net", "ev_net_se", "chosen")
+                       "mean_tricks", "ev_per_adversary", "ev_net", "ev_net_se", "p_loss_gt",
+                       "p_loss_se", "cvar5", "cvar5_se", "chosen")
 """The keys of each entry of a rung's ``trump_candidates`` in the JSON object."""
+
+
+SE_METHODS = {
+    "p_make_se": "Agresti-Coull standard error (two successes and two failures added): "
+                 "never 0, even when every deal agrees",
+    "p_loss_se": "Agresti-Coull standard error of p_loss_gt, as p_make_se",
+    "ev_per_adversary_se": "standard error of the mean over the deals",
+    "ev_net_se": "standard error of the mean over the deals",
+    "cvar5_se": "standard error of cvar5: a seeded bootstrap while the worst 5% hold at "
+                "most 50 deals, beyond that CVaR's influence function",
+    "diff_se": "standard error of diff (each row's EV on all its deals; paired on the deals "
+               "both were scored on)",
+    "chosen": "each rung's trump is chosen on the even deals and scored on the odd ones and "
+              "vice versa (cross-fitting), so the chosen row is not biased upward",
+}
+"""What each uncertainty of the JSON object means (its ``standard_errors`` entry)."""
 
 
 def is_missing(x: Any) -> bool:
@@ -157,5 +174,6 @@ class Analysis:
             "indistinguishable": self.indistinguishable,
             "reason": self.reason,
             "notes": list(self.notes),
+            "standard_errors": dict(SE_METHODS),
             "rungs": rungs,
         }

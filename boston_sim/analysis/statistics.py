@@ -36,6 +36,9 @@ TRICK_COUNTS = 14  # 0..13 tricks
 CVAR_TAIL = 0.05  # cvar5: the mean net result of the worst 5% of the samples
 AC_PSEUDO = 2  # Agresti-Coull: add this many successes and as many failures
 FOLDS = 2  # cross-fitting: choose the trump on one half of the deals, score it on the other
+BOOT_TAIL_DEALS = 50  # CVaR's SE: bootstrap while its tail holds at most this many deals
+BOOT_DRAWS = 200  # ... from this many resamples
+BOOT_SEED = 0x43566152  # ... drawn from a stream of their own, so that a seed fixes them
 CUM_EPS = 1e-12  # relative slack for a cumulative weight that should reach a share exactly
 
 
@@ -182,9 +185,11 @@ def candidate_stats(cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.nda
     return parts_stats(cand, [(s, np.arange(len(t)))], threshold)
 
 
-def parts_stats(cand: Candidate, parts: Parts, threshold: float) -> CandidateStats:
+def parts_stats(cand: Candidate, parts: Parts, threshold: float,
+                risk_se: bool = True) -> CandidateStats:
     """The statistics of the deals of ``parts`` (one candidate's, or halves of two), labelled
-    ``cand``: each part's per-deal estimator terms, pooled in deal order."""
+    ``cand``: each part's per-deal estimator terms, pooled in deal order. ``risk_se``: False
+    leaves ``cvar5_se`` NaN (a choice that does not show it need not pay for it)."""
     mix = _Mix(parts)
     first = parts[0][0]
     ok = mix.terms(lambda s: s.ok)
@@ -198,11 +203,11 @@ def parts_stats(cand: Candidate, parts: Parts, threshold: float) -> CandidateSta
                             :TRICK_COUNTS] / m],
                         priced=first.priced, suit_rank=first.suit_rank)
     if st.priced:
-        _price(st, mix, threshold)
+        _price(st, mix, threshold, risk_se)
     return st
 
 
-def _price(st: CandidateStats, mix: _Mix, threshold: float) -> None:
+def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> None:
     """The EV and risk fields of a priced rung's statistics."""
     pay_s = mix.terms(lambda s: s.pay)
     net_s = mix.terms(lambda s: s.net)
@@ -220,14 +225,39 @@ def _price(st: CandidateStats, mix: _Mix, threshold: float) -> None:
     x = mix.gather(lambda s: s.net[s.tw])
     known = w > 0
     st.net_sample = (x[known], w[known])
+    x = np.where(known, x, 0.0)  # an uncounted failure: weight 0, any value
     if all(s.exact for s, _ in mix.parts):
         k = max(1, math.ceil(CVAR_TAIL * len(net_s)))
-        xs = np.sort(net_s)
-        st.cvar5, var, tail = float(xs[:k].mean()), float(xs[k - 1]), k / len(net_s)
+        st.cvar5, tail = float(np.sort(net_s)[:k].mean()), k / len(net_s)
+        x, w = net_s, np.ones(len(net_s))
     else:
-        st.cvar5 = weighted_cvar(*st.net_sample, CVAR_TAIL)
-        var, tail = weighted_quantile(*st.net_sample, CVAR_TAIL), CVAR_TAIL
-    st.cvar5_se = se(mix.terms(lambda s: cvar_terms(s.net, var, tail)))
+        st.cvar5, tail = weighted_cvar(*st.net_sample, CVAR_TAIL), CVAR_TAIL
+    if risk_se:
+        st.cvar5_se = cvar_se(x, w, tail, mix)
+
+
+def cvar_se(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> float:
+    """The SE of the worst-``tail`` mean of the weighted values ``x`` (one per deal; weight 0:
+    an uncounted failure). While the tail holds few deals, the SD of a seeded bootstrap
+    (deals drawn again with replacement); beyond, the influence function's
+    (:func:`cvar_terms`), which the bootstrap approaches but which is far cheaper."""
+    n = len(x)
+    if n < 2:
+        return math.nan
+    if tail * n > BOOT_TAIL_DEALS:
+        var = weighted_quantile(x[w > 0], w[w > 0], tail)
+        return se(mix.terms(lambda s: cvar_terms(s.net, var, tail)))
+    rng = np.random.default_rng(BOOT_SEED)
+    pick = rng.integers(0, n, (BOOT_DRAWS, n))
+    xs, ws = x[pick], w[pick]
+    order = np.argsort(xs, axis=1, kind="stable")
+    xs, ws = np.take_along_axis(xs, order, 1), np.take_along_axis(ws, order, 1)
+    need = tail * ws.sum(axis=1, keepdims=True)
+    take = np.clip(need - (np.cumsum(ws, axis=1) - ws), 0.0, ws)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        vals = (xs * take).sum(axis=1) / take.sum(axis=1)
+    vals = vals[np.isfinite(vals)]
+    return float(vals.std(ddof=1)) if len(vals) > 1 else math.nan
 
 
 def weighted_quantile(x: np.ndarray, w: np.ndarray, tail: float) -> float:
@@ -256,7 +286,7 @@ def cross_fitted(options: list[Solved], kind: str, threshold: float,
     their common deals, labelled with the one that is better on all its deals. ``full``:
     the options' statistics on all their deals, if already known."""
     def best(fold: int) -> Solved:
-        half = [parts_stats(s.cand, [(s, np.arange(fold, len(s), FOLDS))], threshold)
+        half = [parts_stats(s.cand, [(s, np.arange(fold, len(s), FOLDS))], threshold, False)
                 for s in options]
         top = best_of(half, kind)
         return next(s for s, h in zip(options, half, strict=True) if h is top)

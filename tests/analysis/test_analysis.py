@@ -110,15 +110,15 @@ def test_trump_is_chosen_ex_ante_not_per_sample():
         per_trump = {s: np.array([3 * foster_pay(target, int(x)) for x in a.tricks[(rung, s)]])
                      for s in "SHDC"}
 
-        def best_on(half: slice) -> str:
+        # cross-fitted: the trump chosen on the even deals scores the odd ones, and back
+        best = []
+        for half in (slice(0, None, 2), slice(1, None, 2)):
             key = {s: (v[half].mean(), (a.tricks[(rung, s)][half] >= target).mean())
                    for s, v in per_trump.items()}
             top = max(key.values())
             assert list(key.values()).count(top) == 1  # no tie to break by suit preference
-            return max(key, key=key.get)
-
-        # cross-fitted: the trump chosen on the even deals scores the odd ones, and back
-        on_even, on_odd = best_on(slice(0, None, 2)), best_on(slice(1, None, 2))
+            best.append(max(key, key=key.get))
+        on_even, on_odd = best
         chosen = a.rungs.set_index("rung").loc[rung]
         assert chosen["trump"] in (on_even, on_odd)
         mixed = np.empty(12)
