@@ -247,15 +247,15 @@ def cvar_se(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> float:
     if tail * n > BOOT_TAIL_DEALS:
         var = weighted_quantile(x[w > 0], w[w > 0], tail)
         return se(mix.terms(lambda s: cvar_terms(s.net, var, tail)))
-    rng = np.random.default_rng(BOOT_SEED)
-    pick = rng.integers(0, n, (BOOT_DRAWS, n))
-    xs, ws = x[pick], w[pick]
-    order = np.argsort(xs, axis=1, kind="stable")
-    xs, ws = np.take_along_axis(xs, order, 1), np.take_along_axis(ws, order, 1)
-    need = tail * ws.sum(axis=1, keepdims=True)
-    take = np.clip(need - (np.cumsum(ws, axis=1) - ws), 0.0, ws)
+    # the deals take few distinct (value, weight) pairs: resample their counts
+    pairs, inverse = np.unique(np.stack([x, w], axis=1), axis=0, return_inverse=True)
+    counts = np.bincount(inverse.ravel(), minlength=len(pairs))
+    drawn = np.random.default_rng(BOOT_SEED).multinomial(n, counts / n, size=BOOT_DRAWS)
+    mass = drawn * pairs[:, 1]
+    need = tail * mass.sum(axis=1, keepdims=True)
+    take = np.clip(need - (np.cumsum(mass, axis=1) - mass), 0.0, mass)
     with np.errstate(invalid="ignore", divide="ignore"):
-        vals = (xs * take).sum(axis=1) / take.sum(axis=1)
+        vals = (take * pairs[:, 0]).sum(axis=1) / take.sum(axis=1)
     vals = vals[np.isfinite(vals)]
     return float(vals.std(ddof=1)) if len(vals) > 1 else math.nan
 
