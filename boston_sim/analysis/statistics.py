@@ -16,10 +16,11 @@ a search that stayed exact) has ``q_i`` = 1, so its term is its own ``f(t)``; th
 take every other counted failure, which leaves each term's mean ``E[f]``.
 
 The SEs of the probabilities (P(make), P(loss)) are Agresti-Coull's (:func:`ac_mean_se`),
-never 0; CVaR's SE is that of the mean of its influence-function terms (:func:`cvar_terms`),
-run through the same two-phase terms. The trump (and discard) of a rung is chosen by
-cross-fitting (:func:`cross_fitted`), so that the chosen row is not biased upward by being
-the best of several means on the deals it is scored on.
+never 0; CVaR's SE comes from a seeded bootstrap that reweighs the failures as the estimate
+does (:func:`cvar_se`), or, once the tail holds many deals, from its influence function.
+The trump (and discard) of a rung is chosen by cross-fitting (:func:`cross_fitted`), so that
+the chosen row is not biased upward by being the best of several means on the deals it is
+scored on.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ FOLDS = 2  # cross-fitting: choose the trump on one half of the deals, score it 
 BOOT_TAIL_DEALS = 50  # CVaR's SE: bootstrap while its tail holds at most this many deals
 BOOT_DRAWS = 200  # ... from this many resamples
 BOOT_SEED = 0x43566152  # ... drawn from a stream of their own, so that a seed fixes them
+PSEUDO_DEALS = 0.5  # ... with half a deal at the next worse result (Jeffreys' half count)
+MADE, COUNTED, UNCOUNTED_FAIL = 0, 1, 2  # a deal's kind in the bootstrap: weight 1, F/K, 0
 CUM_EPS = 1e-12  # relative slack for a cumulative weight that should reach a share exactly
 
 
@@ -47,9 +50,9 @@ class CandidateStats:
     """The numbers of one :class:`Candidate` on the samples its search has solved.
     The EV and risk fields are NaN (and ``net`` None) when the rung is not priced.
     ``p_make_se`` and ``p_loss_se`` are Agresti-Coull SEs (:func:`ac_mean_se`: never 0);
-    ``cvar5_se`` comes from CVaR's influence function (:func:`cvar_terms`). ``cross_fit``:
-    the two candidates whose halves of the deals make up these numbers when the trump
-    chosen on the even deals differs from the one chosen on the odd ones (:func:`cross_fitted`)."""
+    ``cvar5_se`` is :func:`cvar_se`'s. ``cross_fit``: the two candidates whose halves of the
+    deals make up these numbers when the trump chosen on the even deals differs from the one
+    chosen on the odd ones (:func:`cross_fitted`)."""
 
     candidate: Candidate
     tricks: np.ndarray  # per-sample tricks
@@ -225,7 +228,8 @@ def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> No
     x = mix.gather(lambda s: s.net[s.tw])
     known = w > 0
     st.net_sample = (x[known], w[known])
-    x = np.where(known, x, 0.0)  # an uncounted failure: weight 0, any value
+    # an uncounted failure weighs 0; were none counted, it would lie at floor - 1
+    x = np.where(known, x, mix.gather(lambda s: np.full(len(s), s.net[max(s.floor - 1, 0)])))
     if all(s.exact for s, _ in mix.parts):
         k = max(1, math.ceil(CVAR_TAIL * len(net_s)))
         st.cvar5, tail = float(np.sort(net_s)[:k].mean()), k / len(net_s)
@@ -239,25 +243,60 @@ def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> No
 def cvar_se(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> float:
     """The SE of the worst-``tail`` mean of the weighted values ``x`` (one per deal; weight 0:
     an uncounted failure). While the tail holds few deals, the SD of a seeded bootstrap
-    (deals drawn again with replacement); beyond, the influence function's
-    (:func:`cvar_terms`), which the bootstrap approaches but which is far cheaper."""
+    (:func:`_boot_cvar`); beyond, the influence function's (:func:`cvar_terms`), which the
+    bootstrap approaches but which is far cheaper."""
     n = len(x)
     if n < 2:
         return math.nan
     if tail * n > BOOT_TAIL_DEALS:
         var = weighted_quantile(x[w > 0], w[w > 0], tail)
         return se(mix.terms(lambda s: cvar_terms(s.net, var, tail)))
-    # the deals take few distinct (value, weight) pairs: resample their counts
-    pairs, inverse = np.unique(np.stack([x, w], axis=1), axis=0, return_inverse=True)
-    counts = np.bincount(inverse.ravel(), minlength=len(pairs))
-    drawn = np.random.default_rng(BOOT_SEED).multinomial(n, counts / n, size=BOOT_DRAWS)
-    mass = drawn * pairs[:, 1]
-    need = tail * mass.sum(axis=1, keepdims=True)
-    take = np.clip(need - (np.cumsum(mass, axis=1) - mass), 0.0, mass)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        vals = (take * pairs[:, 0]).sum(axis=1) / take.sum(axis=1)
+    vals = _boot_cvar(x, w, tail, mix)
     vals = vals[np.isfinite(vals)]
     return float(vals.std(ddof=1)) if len(vals) > 1 else math.nan
+
+
+def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarray:
+    """CVaR on :data:`BOOT_DRAWS` resamples of the deals (with replacement), each with its
+    failures' weights worked out again (a two-phase search's counted failures share the
+    failures' mass). The deals take few distinct (part, kind, value) classes, so their counts
+    are resampled. Half a deal at the next worse result the rules can give joins the sample
+    (as Agresti-Coull adds pseudo-deals to a proportion): the tail of a few deals must not
+    claim that nothing worse than what was seen can happen."""
+    index = {id(s): i for i, (s, _) in enumerate(mix.parts)}
+    part = mix.gather(lambda s: np.full(len(s), index[id(s)]))
+    t = mix.gather(lambda s: np.where(s.exact, TRICK_COUNTS, s.t))
+    floor = mix.gather(lambda s: np.full(len(s), s.floor))
+    kind = np.where((t >= floor) | (w > 0) & (t < 0), MADE,
+                    np.where(t >= 0, COUNTED, UNCOUNTED_FAIL))
+    classes, inverse = np.unique(np.stack([part, kind, x], axis=1), axis=0,
+                                 return_inverse=True)
+    counts = np.bincount(inverse.ravel(), minlength=len(classes)).astype(float)
+    possible = np.unique(np.concatenate([s.net[~np.isnan(s.net)] for s, _ in mix.parts]))
+    worse = possible[possible < x[w > 0].min()]
+    if len(worse):
+        classes = np.vstack([classes, [-1, MADE, worse[-1]]])
+        counts = np.append(counts, PSEUDO_DEALS)
+    drawn = np.random.default_rng(BOOT_SEED).multinomial(
+        len(x), counts / counts.sum(), size=BOOT_DRAWS).astype(float)
+    unit = np.where(classes[:, 1] == MADE, 1.0, 0.0) * np.ones((BOOT_DRAWS, 1))
+    if len(worse):
+        unit[:, -1] = w.max()  # the pseudo-deal weighs as much as the heaviest deal
+    for p in range(len(mix.parts)):
+        mine = classes[:, 0] == p
+        fails = drawn[:, mine & (classes[:, 1] != MADE)].sum(axis=1)
+        counted = mine & (classes[:, 1] == COUNTED)
+        k = drawn[:, counted].sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            unit[:, counted] = (fails / k)[:, None]
+        # a resample with no counted failure puts its failures at floor - 1 (weight 1)
+        unit[:, mine & (classes[:, 1] == UNCOUNTED_FAIL)] = (k == 0)[:, None]
+    order = np.argsort(classes[:, 2], kind="stable")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mass = np.nan_to_num((drawn * unit)[:, order], nan=0.0, posinf=0.0)
+        need = tail * mass.sum(axis=1, keepdims=True)
+        take = np.clip(need - (np.cumsum(mass, axis=1) - mass), 0.0, mass)
+        return (take * classes[order, 2]).sum(axis=1) / take.sum(axis=1)
 
 
 def weighted_quantile(x: np.ndarray, w: np.ndarray, tail: float) -> float:

@@ -119,31 +119,48 @@ def test_cvar_terms_average_to_the_worst_tail_mean():
             == pytest.approx(weighted_cvar(x, w, tail)))
 
 
-def _two_phase(rng: np.random.Generator, n: int, floor: int, q: float):
+SIX = (RS.payment_vector("six", "D"), RS.net_vector("six", "D"), RS.rung("six").success_vector())
+# a middling hand's Six in diamonds: it fails nine times in ten, rarely by three or more
+SIX_P = np.array([0, 0, 0.0017, 0.0167, 0.225, 0.6433, 0.105, 0.0083, 0, 0, 0, 0, 0, 0])
+
+
+def _two_phase(rng: np.random.Generator, p: np.ndarray, n: int, floor: int, q: float):
     """Synthetic two-phase tricks: failures below ``floor`` past an 8-deal pilot are kept
     with probability ``q`` (else -1), as :class:`~boston_sim.analysis.solving.Solver` does."""
-    t = _draw(rng, n)
+    t = rng.choice(14, n, p=p / p.sum()).astype(np.int8)
     rates = np.where(np.arange(n) >= 8, q, 1.0)
     drop = (t < floor) & (rng.random(n) >= rates)
     return np.where(drop, -1, t).astype(np.int8), rates
 
 
 @pytest.mark.parametrize("q", [1.0, 0.25])
-def test_risk_ses_are_calibrated_across_seeds(q):
-    """The spread of P(loss), CVaR, EV and P(make) across 300 seeds of 200 synthetic deals
-    matches their mean reported SE, exact and two-phase (the estimator-level check; the
-    solver-level one is in test_two_phase)."""
-    floor, n = 7, 200
+@pytest.mark.parametrize("n", [50, 200])
+@pytest.mark.parametrize("rung", ["seven", "six"])
+def test_risk_ses_are_calibrated_across_seeds(rung, n, q):
+    """The spread of P(loss), CVaR, EV and P(make) across 300 seeds of synthetic deals
+    matches their mean reported SE, exact and two-phase, with a tail of common results
+    (Seven) or of rare ones (Six) (the estimator-level check; the solver-level one is in
+    test_two_phase)."""
+    vecs, p, floor = (SEVEN, TRICK_P, 7) if rung == "seven" else (SIX, SIX_P, 6)
     runs = []
     for seed in range(300):
-        t, rates = _two_phase(np.random.default_rng(seed), n, floor, q)
-        runs.append(candidate_stats(_cand("S"), t, *SEVEN, 0.0, floor=floor if q < 1 else 0,
+        t, rates = _two_phase(np.random.default_rng(seed), p, n, floor, q)
+        runs.append(candidate_stats(_cand("S"), t, *vecs, 0.0, floor=floor if q < 1 else 0,
                                     q=rates))
     for field, se_field in (("p_loss_gt", "p_loss_se"), ("cvar5", "cvar5_se"),
                             ("ev_net", "ev_net_se"), ("p_make", "p_make_se")):
         est = np.array([getattr(r, field) for r in runs])
         ratio = est.std(ddof=1) / np.mean([getattr(r, se_field) for r in runs])
         assert 0.75 <= ratio <= 1.33, (field, ratio)
+
+
+def test_a_cvar_se_does_not_claim_that_nothing_worse_can_happen():
+    """Every deal the same: the plain bootstrap's SE would be 0; half a deal at the next
+    worse result keeps it honest, as Agresti-Coull does for a proportion."""
+    st = candidate_stats(_cand("S"), np.full(40, 8, np.int8), *SEVEN, 0.0)
+    assert st.cvar5 == SEVEN[1][8] and st.cvar5_se > 0
+    worst = candidate_stats(_cand("S"), np.zeros(40, np.int8), *SEVEN, 0.0)
+    assert worst.cvar5_se == 0  # nothing the rules pay is worse than losing every trick
 
 
 # ---------------------------------------------------------------- item: winner's curse
