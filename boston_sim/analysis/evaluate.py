@@ -122,8 +122,8 @@ def _cross_fit_note(st: CandidateStats) -> str:
     if st.cross_fit is None:
         return ""
     even, odd = (_describe(c) for c in st.cross_fit)
-    return (f"trump chosen on half the deals and scored on the other: {even} (even deals), "
-            f"{odd} (odd deals) play alike")
+    return (f"{even} best on the even deals, {odd} on the odd ones: about equally good "
+            "(each scored on the other half)")
 
 
 def _score_rung(ev: Evaluation, rs: RuleSet, rung: Any, options: list[Solved],

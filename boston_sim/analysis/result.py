@@ -36,7 +36,7 @@ SE_METHODS = {
     "p_loss_se": "Agresti-Coull standard error of p_loss_gt, as p_make_se",
     "ev_per_adversary_se": "standard error of the mean over the deals",
     "ev_net_se": "standard error of the mean over the deals",
-    "cvar5_se": "standard error of cvar5: a seeded bootstrap (with half a deal at the next "
+    "cvar5_se": "standard error of cvar5: a seeded bootstrap (with a third of a deal at the next "
                 "worse result, so that a few tail deals do not claim nothing worse can "
                 "happen) while the worst 5% hold at most 50 deals, beyond that CVaR's "
                 "influence function",

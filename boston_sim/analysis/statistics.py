@@ -40,7 +40,7 @@ FOLDS = 2  # cross-fitting: choose the trump on one half of the deals, score it 
 BOOT_TAIL_DEALS = 50  # CVaR's SE: bootstrap while its tail holds at most this many deals
 BOOT_DRAWS = 200  # ... from this many resamples
 BOOT_SEED = 0x43566152  # ... drawn from a stream of their own, so that a seed fixes them
-PSEUDO_DEALS = 0.5  # ... with half a deal at the next worse result (Jeffreys' half count)
+PSEUDO_DEALS = 0.3  # ... with this share of a deal at the next worse result (calibrated)
 MADE, COUNTED, UNCOUNTED_FAIL = 0, 1, 2  # a deal's kind in the bootstrap: weight 1, F/K, 0
 CUM_EPS = 1e-12  # relative slack for a cumulative weight that should reach a share exactly
 
@@ -260,9 +260,10 @@ def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarr
     """CVaR on :data:`BOOT_DRAWS` resamples of the deals (with replacement), each with its
     failures' weights worked out again (a two-phase search's counted failures share the
     failures' mass). The deals take few distinct (part, kind, value) classes, so their counts
-    are resampled. Half a deal at the next worse result the rules can give joins the sample
-    (as Agresti-Coull adds pseudo-deals to a proportion): the tail of a few deals must not
-    claim that nothing worse than what was seen can happen."""
+    are resampled. :data:`PSEUDO_DEALS` of a deal at the next worse result the rules can give
+    joins the sample (as Agresti-Coull adds pseudo-deals to a proportion): a tail of a few
+    deals must not claim that nothing worse than what was seen can happen. The share is the
+    one whose SEs match the spread across seeds of exact and two-phase synthetic tails."""
     index = {id(s): i for i, (s, _) in enumerate(mix.parts)}
     part = mix.gather(lambda s: np.full(len(s), index[id(s)]))
     t = mix.gather(lambda s: np.where(s.exact, TRICK_COUNTS, s.t))

@@ -104,6 +104,7 @@ def test_trump_is_chosen_ex_ante_not_per_sample():
     # two equal major suits: which one plays better depends on the unseen cards
     a = analyze("AKQ2.AKQ2.543.32", samples=12, seed=21, fail_count_rate=1.0)
     gaps = []
+    blends = 0
     for rung, target in (("boston", 5), ("eight", 8)):
         cands = a.table[a.table["rung"] == rung].set_index("trump")
         assert set(cands.index) == {"S", "H", "D", "C"} and cands["chosen"].sum() == 1
@@ -124,12 +125,16 @@ def test_trump_is_chosen_ex_ante_not_per_sample():
         mixed = np.empty(12)
         mixed[1::2], mixed[0::2] = per_trump[on_even][1::2], per_trump[on_odd][0::2]
         assert chosen["ev_net"] == pytest.approx(mixed.mean())
+        blended = f"{on_even} best on the even deals, {on_odd} on the odd ones"
+        assert (blended in chosen["note"]) == (on_even != on_odd)
+        blends += on_even != on_odd
         # best-per-sample (hindsight) is the mean of the per-sample maximum
         hindsight = np.max(np.stack(list(per_trump.values())), axis=0).mean()
         gaps.append(hindsight - chosen["ev_net"])
     # on this hand hindsight is strictly better somewhere, so an implementation that picked
     # the trump after seeing each deal would fail the equalities above
     assert max(gaps) > 1e-9
+    assert blends  # the halves chose differently somewhere: the cross-fit was exercised
 
 
 def test_recommendation_and_paired_difference(mixed):

@@ -155,7 +155,7 @@ def test_risk_ses_are_calibrated_across_seeds(rung, n, q):
 
 
 def test_a_cvar_se_does_not_claim_that_nothing_worse_can_happen():
-    """Every deal the same: the plain bootstrap's SE would be 0; half a deal at the next
+    """Every deal the same: the plain bootstrap's SE would be 0; part of a deal at the next
     worse result keeps it honest, as Agresti-Coull does for a proportion."""
     st = candidate_stats(_cand("S"), np.full(40, 8, np.int8), *SEVEN, 0.0)
     assert st.cvar5 == SEVEN[1][8] and st.cvar5_se > 0
