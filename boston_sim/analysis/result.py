@@ -83,7 +83,10 @@ class Analysis:
     trump of every priced rung (the net counters themselves when every count is known:
     their mean is the EV, their SE its SE; see :mod:`.statistics`), and
     ``payoff_samples[rung_id]`` the net counters of its deals with a known count and their
-    weights: the distribution to draw. ``solves``: deal-searches done; ``value_searches``:
+    weights: the distribution to draw. When a rung's two halves of the deals chose different
+    trumps (cross-fitting, :func:`~.statistics.cross_fitted`), its chosen row, payoffs and
+    payoff samples pool the two halves, while ``tricks`` keeps the labelled trump's own.
+    ``solves``: deal-searches done; ``value_searches``:
     the exact trick counts among them. ``settings``: what the analysis was asked with.
     """
 
