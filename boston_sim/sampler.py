@@ -47,7 +47,12 @@ BLOCK = 2048
 """Candidate deals generated per block; fixed so that the stream is consumed identically."""
 
 MAX_REJECTIONS = 1_000_000
-"""A request that rejects more candidate deals than this raises :class:`SamplingError`."""
+"""A request (a :meth:`Sampler.draw` call) that rejects more candidate deals than this while
+accepting fewer than :data:`REQUEST_DEALS` raises :class:`SamplingError`."""
+
+REQUEST_DEALS = 1000
+"""A long request counts its rejections afresh after each this many accepted deals: the
+cap is on how unlikely the constraints are, not on how many deals are asked for."""
 
 _OPS = {
     ">=": np.greater_equal,
@@ -61,11 +66,18 @@ _OPS = {
 _HCP_RANKS = ((14, 4), (13, 3), (12, 2), (11, 1))
 
 
+def check_seed(seed: int) -> None:
+    """A seed is a whole number >= 0 (numpy's generators take no other)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise SamplingError(f"the seed must be a whole number >= 0, not {seed!r}")
+
+
 def seed_for(run_seed: int, index: int) -> int:
     """Seed of hand ``index`` in a batch run with seed ``run_seed`` (ARCHITECTURE.md).
 
     Derived with ``SeedSequence`` so that a hand's result never depends on which worker ran it.
     """
+    check_seed(run_seed)
     return int(np.random.SeedSequence([int(run_seed), int(index)]).generate_state(1)[0])
 
 
@@ -352,6 +364,7 @@ class Sampler:
 
     def __post_init__(self) -> None:
         self.hand = int(self.hand)
+        check_seed(self.seed)
         if self.hand.bit_count() != 13 or self.hand & ~FULL_DECK:
             raise SamplingError("the declarer's hand must hold 13 cards")
         self.rng = np.random.default_rng(int(self.seed))
@@ -440,13 +453,19 @@ class Sampler:
         """The next ``m`` accepted deals of the stream (and their defenders' discard picks)."""
         if m < 0:
             raise SamplingError("the number of samples must be positive")
+        # the cap counts this request's rejections (since its last REQUEST_DEALS accepted),
+        # so that a long run of likely enough constraints never reaches it
+        start_rej, start_gen = self.rejected, self.generated
         while self._buffered < m:
-            if self.rejected > self.max_rejections:
-                acc = self.generated - self.rejected
+            rej = self.rejected - start_rej
+            if rej > self.max_rejections:
+                acc = self.generated - start_gen - rej
                 raise SamplingError(
-                    f"constraints rejected {self.rejected:,} deals and accepted only {acc:,} "
+                    f"constraints rejected {rej:,} deals and accepted only {acc:,} "
                     "(they are too unlikely or contradict each other)"
                 )
+            if self.generated - start_gen - rej >= REQUEST_DEALS:
+                start_rej, start_gen = self.rejected, self.generated
             d, p = self._block()
             if len(d):
                 self._buffer_deals.append(d)

@@ -86,6 +86,10 @@ class AnalysisSettings:
         object.__setattr__(self, "context", _pairs(self.context))
         object.__setattr__(self, "known", _strings(self.known))
         object.__setattr__(self, "constraints", _strings(self.constraints))
+        if isinstance(self.seed, int) and self.seed < 0:
+            from .errors import SamplingError
+
+            raise SamplingError(f"the seed must be a whole number >= 0, not {self.seed}")
         from .limits import check_settings_numbers  # every number in its documented range
 
         check_settings_numbers(self)

@@ -2,8 +2,10 @@
 discard ex ante, and recommend a bid (docs/RULES.md §3.0).
 
 The trump (and discard) reported for a rung is the one with the best mean net result (ties:
-higher P(make), then higher suit preference; unpriced rungs: P(make), then mean tricks),
-each scored on all its samples: never best-per-sample.
+higher P(make), then higher suit preference; unpriced rungs: P(make), then mean tricks, then
+suit preference): never best-per-sample. It is chosen by cross-fitting
+(:func:`~.statistics.cross_fitted`): the choice made on the even deals is scored on the odd
+ones and vice versa, so the chosen row is not the winner's-curse maximum of several means.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ from ..cards import format_card
 from ..rules import RuleSet
 from .plan import Candidate, SolveKey, boston_bit, trick_floors
 from .result import TABLE_COLUMNS
-from .statistics import CandidateStats, better, candidate_stats, se
+from .statistics import (
+    CandidateStats,
+    Solved,
+    better,
+    cross_fitted,
+    diff_se,
+    parts_stats,
+)
 
 INDISTINGUISHABLE_SES = 2  # two bids closer than this many SEs of their difference are a tie
 
@@ -88,10 +97,9 @@ def _rates_of(rates: Mapping[SolveKey, np.ndarray] | None, key: SolveKey,
     return rates[key][: len(t)]
 
 
-def _score(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str, Any],
-           hand: int, threshold: float, floor: int,
-           q: float | np.ndarray) -> CandidateStats:
-    """One candidate's statistics under the rule set's payments (``floor``, ``q``: its
+def _solved(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str, Any],
+            hand: int, floor: int, q: float | np.ndarray) -> Solved:
+    """One candidate's solved deals under the rule set's payments (``floor``, ``q``: its
     search's lowest target and share of failures counted, :mod:`.statistics`)."""
     rctx = dict(ctx)
     if c.key.boston:
@@ -100,8 +108,48 @@ def _score(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str
     pay = rs.payment_vector(rung.id, trump_arg, rctx)
     net = rs.net_vector(rung.id, trump_arg, rctx)
     suit_rank = rs.suit_rank(trump_arg, ctx) if trump_arg else -1
-    return candidate_stats(c, t, pay, net, rung.success_vector(), threshold, suit_rank,
-                           floor, q)
+    return Solved(c, t, pay, net, rung.success_vector(), suit_rank, floor, q)
+
+
+def _describe(c: Candidate) -> str:
+    """A candidate as the table names it: its trump (NT without one) and discard."""
+    text = c.trump or "NT"
+    return text + (f" −{format_card(c.discard)}" if c.discard >= 0 else "")
+
+
+def _cross_fit_note(st: CandidateStats) -> str:
+    """The row's note when its two halves of the deals chose different trumps."""
+    if st.cross_fit is None:
+        return ""
+    even, odd = (_describe(c) for c in st.cross_fit)
+    return (f"{even} best on the even deals, {odd} on the odd ones: about equally good "
+            "(each scored on the other half)")
+
+
+def _score_rung(ev: Evaluation, rs: RuleSet, rung: Any, options: list[Solved],
+                ctx: Mapping[str, Any], threshold: float, partner: str) -> None:
+    """Score a rung's candidates, choose its trump and discard ex ante (cross-fitted) and add
+    its rows: one per trump, the best discard of each; the chosen one's numbers are the
+    cross-fitted ones."""
+    full = [parts_stats(s.cand, [(s, np.arange(len(s)))], threshold) for s in options]
+    ev.stats.extend(full)
+    best_per_trump: dict[str | None, CandidateStats] = {}
+    for st in full:
+        prev = best_per_trump.get(st.candidate.trump)
+        if prev is None or better(st, prev, rung.kind):
+            best_per_trump[st.candidate.trump] = st
+    chosen = cross_fitted(options, rung.kind, threshold, full)
+    best_per_trump[chosen.candidate.trump] = chosen
+    for trump, st in best_per_trump.items():
+        ev.tricks[(rung.id, trump)] = st.tricks
+        if st is chosen and st.priced:
+            ev.payoffs[rung.id] = st.net
+            ev.payoff_samples[rung.id] = st.net_sample
+        row = _row(rs, rung, st, st is chosen, ctx, partner)
+        note = _cross_fit_note(st)
+        if note:
+            row["note"] = "; ".join(x for x in (row["note"], note) if x)
+        ev.rows.append(row)
 
 
 def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[str, Any],
@@ -119,7 +167,8 @@ def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[
     }
     row.update({k: getattr(st, k) for k in (
         "p_make", "p_make_se", "mean_tricks", "ev_per_adversary", "ev_per_adversary_se",
-        "ev_net", "ev_net_se", "p_loss_gt", "cvar5", "trick_distribution")})
+        "ev_net", "ev_net_se", "p_loss_gt", "p_loss_se", "cvar5", "cvar5_se",
+        "trick_distribution")})
     return {col: row[col] for col in TABLE_COLUMNS}
 
 
@@ -136,24 +185,11 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
     for c in cands:
         by_rung.setdefault(c.rung_id, []).append(c)
     for rung in rs.rungs:
-        best_per_trump: dict[str | None, CandidateStats] = {}
-        for c in by_rung.get(rung.id, []):
-            st = _score(rs, rung, c, results[c.key], ctx, hand, threshold,
-                        floors.get(c.key, 0), _rates_of(rates, c.key, results[c.key]))
-            ev.stats.append(st)
-            prev = best_per_trump.get(c.trump)
-            if prev is None or better(st, prev, rung.kind):
-                best_per_trump[c.trump] = st
-        chosen = None
-        for st in best_per_trump.values():
-            if chosen is None or better(st, chosen, rung.kind):
-                chosen = st
-        for trump, st in best_per_trump.items():
-            ev.tricks[(rung.id, trump)] = st.tricks
-            if st is chosen and st.priced:
-                ev.payoffs[rung.id] = st.net
-                ev.payoff_samples[rung.id] = st.net_sample
-            ev.rows.append(_row(rs, rung, st, st is chosen, ctx, partner))
+        options = [_solved(rs, rung, c, results[c.key], ctx, hand, floors.get(c.key, 0),
+                           _rates_of(rates, c.key, results[c.key]))
+                   for c in by_rung.get(rung.id, [])]
+        if options:
+            _score_rung(ev, rs, rung, options, ctx, threshold, partner)
     ev.recommendation = recommend(rs, ev.rows, ev.payoffs)
     if ev.recommendation.recommended is None:
         ev.notes.append("no priced rung; EV left empty (docs/RULES.md §3.0)")
@@ -194,10 +230,8 @@ def recommend(rs: RuleSet, rows: list[dict[str, Any]],
         else:
             r.runner_up = second["rung"]
             r.diff = float(best["ev_net"] - second["ev_net"])
-            # paired on the samples both were scored on (common random numbers)
-            a, b = payoffs[r.recommended], payoffs[r.runner_up]
-            k = min(len(a), len(b))
-            r.diff_se = se(a[:k] - b[:k])
+            # each on all its samples, paired on the ones they share (common random numbers)
+            r.diff_se = diff_se(payoffs[r.recommended], payoffs[r.runner_up])
         trump_txt = f" in {best['trump']}" if best["trump"] else ""
         r.reason = (f"{best['name']}{trump_txt} has the highest expected net result, "
                     f"{best['ev_net']:+.1f} ± {best['ev_net_se']:.1f} {unit} "

@@ -19,14 +19,33 @@ from ..settings import AnalysisSettings
 TABLE_COLUMNS = [
     "rung", "name", "rank", "kind", "target", "trump", "trump_class", "discard", "chosen",
     "samples", "priced", "p_make", "p_make_se", "mean_tricks", "ev_per_adversary",
-    "ev_per_adversary_se", "ev_net", "ev_net_se", "p_loss_gt", "cvar5", "recommended", "note",
-    "trick_distribution",
+    "ev_per_adversary_se", "ev_net", "ev_net_se", "p_loss_gt", "p_loss_se", "cvar5",
+    "cvar5_se", "recommended", "note", "trick_distribution",
 ]
 """The keys of every row of :attr:`Analysis.rows`, in order (also the table's columns)."""
 
 CANDIDATE_JSON_KEYS = ("trump", "trump_class", "discard", "samples", "p_make", "p_make_se",
-                       "mean_tricks", "ev_per_adversary", "ev_net", "ev_net_se", "chosen")
+                       "mean_tricks", "ev_per_adversary", "ev_net", "ev_net_se", "p_loss_gt",
+                       "p_loss_se", "cvar5", "cvar5_se", "chosen")
 """The keys of each entry of a rung's ``trump_candidates`` in the JSON object."""
+
+
+SE_METHODS = {
+    "p_make_se": "Agresti-Coull standard error (two successes and two failures added): "
+                 "never 0, even when every deal agrees",
+    "p_loss_se": "Agresti-Coull standard error of p_loss_gt, as p_make_se",
+    "ev_per_adversary_se": "standard error of the mean over the deals",
+    "ev_net_se": "standard error of the mean over the deals",
+    "cvar5_se": "standard error of cvar5: a seeded bootstrap (with a third of a deal at the next "
+                "worse result, so that a few tail deals do not claim nothing worse can "
+                "happen) while the worst 5% hold at most 50 deals, beyond that CVaR's "
+                "influence function",
+    "diff_se": "standard error of diff (each row's EV on all its deals; paired on the deals "
+               "both were scored on)",
+    "chosen": "each rung's trump is chosen on the even deals and scored on the odd ones and "
+              "vice versa (cross-fitting), so the chosen row is not biased upward",
+}
+"""What each uncertainty of the JSON object means (its ``standard_errors`` entry)."""
 
 
 def is_missing(x: Any) -> bool:
@@ -64,7 +83,10 @@ class Analysis:
     trump of every priced rung (the net counters themselves when every count is known:
     their mean is the EV, their SE its SE; see :mod:`.statistics`), and
     ``payoff_samples[rung_id]`` the net counters of its deals with a known count and their
-    weights: the distribution to draw. ``solves``: deal-searches done; ``value_searches``:
+    weights: the distribution to draw. When a rung's two halves of the deals chose different
+    trumps (cross-fitting, :func:`~.statistics.cross_fitted`), its chosen row, payoffs and
+    payoff samples pool the two halves, while ``tricks`` keeps the labelled trump's own.
+    ``solves``: deal-searches done; ``value_searches``:
     the exact trick counts among them. ``settings``: what the analysis was asked with.
     ``deals``: the sampled deals (``uint64[M, 4]`` hand masks by compass seat, dealer W),
     sample ``i`` being entry ``i`` of every ``tricks`` array.
@@ -168,5 +190,6 @@ class Analysis:
             "indistinguishable": self.indistinguishable,
             "reason": self.reason,
             "notes": list(self.notes),
+            "standard_errors": dict(SE_METHODS),
             "rungs": rungs,
         }

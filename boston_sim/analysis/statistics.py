@@ -14,6 +14,13 @@ only through O(1/n) terms; tested for calibration), paired differences too.
 ``q`` may be one rate or one per deal (``q_i``): a deal counted exactly (a search's pilot, or
 a search that stayed exact) has ``q_i`` = 1, so its term is its own ``f(t)``; the ``c_i`` still
 take every other counted failure, which leaves each term's mean ``E[f]``.
+
+The SEs of the probabilities (P(make), P(loss)) are Agresti-Coull's (:func:`ac_mean_se`),
+never 0; CVaR's SE comes from a seeded bootstrap that reweighs the failures as the estimate
+does (:func:`cvar_se`), or, once the tail holds many deals, from its influence function.
+The trump (and discard) of a rung is chosen by cross-fitting (:func:`cross_fitted`), so that
+the chosen row is not biased upward by being the best of several means on the deals it is
+scored on.
 """
 
 from __future__ import annotations
@@ -29,12 +36,23 @@ from .plan import Candidate
 TRICK_COUNTS = 14  # 0..13 tricks
 CVAR_TAIL = 0.05  # cvar5: the mean net result of the worst 5% of the samples
 AC_PSEUDO = 2  # Agresti-Coull: add this many successes and as many failures
+FOLDS = 2  # cross-fitting: choose the trump on one half of the deals, score it on the other
+BOOT_TAIL_DEALS = 50  # CVaR's SE: bootstrap while its tail holds at most this many deals
+BOOT_DRAWS = 200  # ... from this many resamples
+BOOT_SEED = 0x43566152  # ... drawn from a stream of their own, so that a seed fixes them
+PSEUDO_DEALS = 0.3  # ... with this share of a deal at the next worse result (calibrated)
+MADE, COUNTED, UNCOUNTED_FAIL = 0, 1, 2  # a deal's kind in the bootstrap: weight 1, F/K, 0
+CUM_EPS = 1e-12  # relative slack for a cumulative weight that should reach a share exactly
 
 
 @dataclass
 class CandidateStats:
     """The numbers of one :class:`Candidate` on the samples its search has solved.
-    The EV and risk fields are NaN (and ``net`` None) when the rung is not priced."""
+    The EV and risk fields are NaN (and ``net`` None) when the rung is not priced.
+    ``p_make_se`` and ``p_loss_se`` are Agresti-Coull SEs (:func:`ac_mean_se`: never 0);
+    ``cvar5_se`` is :func:`cvar_se`'s. ``cross_fit``: the two candidates whose halves of the
+    deals make up these numbers when the trump chosen on the even deals differs from the one
+    chosen on the odd ones (:func:`cross_fitted`)."""
 
     candidate: Candidate
     tricks: np.ndarray  # per-sample tricks
@@ -48,11 +66,14 @@ class CandidateStats:
     ev_net: float = math.nan
     ev_net_se: float = math.nan
     p_loss_gt: float = math.nan
+    p_loss_se: float = math.nan
     cvar5: float = math.nan
+    cvar5_se: float = math.nan
     net: np.ndarray | None = None  # per-sample net counters (priced rungs): the terms y
     # the net counters of the deals with a known count and their weights (pictures, CVaR)
     net_sample: tuple[np.ndarray, np.ndarray] | None = None
     suit_rank: int = -1  # the trump's suit preference (ties between trumps), -1 for none
+    cross_fit: tuple[Candidate, Candidate] | None = None
 
     @property
     def samples(self) -> int:
@@ -98,26 +119,6 @@ def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int,
     return np.where(t >= floor, f, np.where(counted, c + (f - c) / q, c))
 
 
-def trick_bins(t: np.ndarray, floor: int, q: float | np.ndarray) -> np.ndarray:
-    """The trick distribution over 0..13. Counts from ``floor`` up are exact; the failures'
-    mass is the exact share of failures, spread over 0..floor-1 as the counted failures are
-    (a ratio estimate: consistent, never negative, summing to 1); when none was counted, it
-    lies at ``floor - 1``."""
-    m = len(t)
-    if all_exact(q):
-        return np.bincount(t.astype(np.int64), minlength=TRICK_COUNTS)[:TRICK_COUNTS] / m
-    dist = np.bincount(np.maximum(t, 0)[t >= floor].astype(np.int64),
-                       minlength=TRICK_COUNTS)[:TRICK_COUNTS] / m
-    failed = t < floor
-    counted = np.bincount(t[failed & (t >= 0)].astype(np.int64), minlength=floor)[:floor]
-    share = failed.mean()
-    if counted.sum():
-        dist[:floor] = share * counted / counted.sum()
-    else:
-        dist[floor - 1] = share
-    return dist
-
-
 def weighted_cvar(x: np.ndarray, w: np.ndarray, tail: float) -> float:
     """The mean of the worst ``tail`` share of the weighted empirical distribution of ``x``
     (the last value taken in part). A consistent plug-in estimate, as the unweighted one is
@@ -130,6 +131,52 @@ def weighted_cvar(x: np.ndarray, w: np.ndarray, tail: float) -> float:
     return float((xs * take).sum() / take.sum())
 
 
+class Solved:
+    """One candidate's solved deals: per-sample tricks ``t`` and the rung's dense vectors
+    (``ok[t]``: made, ``pay[t]`` / ``net[t]``: counters per adversary / net), with its
+    search's lowest target ``floor`` and counting rates ``q`` (module docstring)."""
+
+    def __init__(self, cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.ndarray,
+                 ok: np.ndarray, suit_rank: int = -1, floor: int = 0,
+                 q: float | np.ndarray = 1.0) -> None:
+        self.cand, self.t, self.pay, self.net, self.ok = cand, t, pay, net, ok
+        self.suit_rank = suit_rank
+        self.floor = floor
+        self.q = 1.0 if floor <= 0 else q
+        self.exact = all_exact(self.q)
+        self.priced = not np.isnan(net[:TRICK_COUNTS]).all()
+        tw, self.w = sample_weights(t, floor, self.q)
+        self.tw = np.maximum(tw, 0)  # an uncounted failure weighs 0: any count will do
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+    def terms(self, values: np.ndarray) -> np.ndarray:
+        """:func:`estimator_terms` of ``values`` over this candidate's deals."""
+        return estimator_terms(self.t, values, self.floor, self.q)
+
+
+Parts = list[tuple[Solved, np.ndarray]]
+"""Deals drawn from one or more candidates: (candidate, indices of its deals taken). The
+deals are put in index order, so two parts that split ``0..n-1`` make one sample of n."""
+
+
+class _Mix:
+    """Per-deal quantities of :data:`Parts`, in deal order."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+        self.order = np.argsort(np.concatenate([idx for _, idx in parts]), kind="stable")
+
+    def gather(self, fn) -> np.ndarray:
+        """``fn(candidate)[idx]`` of every part, in deal order (``fn``: per-deal values)."""
+        return np.concatenate([np.asarray(fn(s))[idx] for s, idx in self.parts])[self.order]
+
+    def terms(self, values) -> np.ndarray:
+        """The estimator terms of ``values(candidate)`` (a dense vector over tricks)."""
+        return self.gather(lambda s: s.terms(values(s)))
+
+
 def candidate_stats(cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.ndarray,
                     ok: np.ndarray, threshold: float, suit_rank: int = -1, floor: int = 0,
                     q: float | np.ndarray = 1.0) -> CandidateStats:
@@ -137,39 +184,209 @@ def candidate_stats(cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.nda
     (``ok[t]``: made, ``pay[t]`` / ``net[t]``: counters per adversary / net);
     ``p_loss_gt`` is P(net < -threshold). ``floor`` and ``q``: a two-phase search's lowest
     target and share of failures counted, one or per deal (module docstring)."""
-    m = len(t)
-    q = 1.0 if floor <= 0 else q
-    p = float(estimator_terms(t, ok, floor, q).mean())
-    st = CandidateStats(cand, t, p_make=p, p_make_se=math.sqrt(p * (1 - p) / m),
-                        mean_tricks=float(estimator_terms(t, np.arange(TRICK_COUNTS), floor,
-                                                          q).mean()),
-                        trick_distribution=[float(x) for x in trick_bins(t, floor, q)],
-                        priced=not np.isnan(net[:TRICK_COUNTS]).all(), suit_rank=suit_rank)
+    s = Solved(cand, t, pay, net, ok, suit_rank, floor, q)
+    return parts_stats(cand, [(s, np.arange(len(t)))], threshold)
+
+
+def parts_stats(cand: Candidate, parts: Parts, threshold: float,
+                risk_se: bool = True) -> CandidateStats:
+    """The statistics of the deals of ``parts`` (one candidate's, or halves of two), labelled
+    ``cand``: each part's per-deal estimator terms, pooled in deal order. ``risk_se``: False
+    leaves ``cvar5_se`` NaN (a choice that does not show it need not pay for it)."""
+    mix = _Mix(parts)
+    first = parts[0][0]
+    ok = mix.terms(lambda s: s.ok)
+    tw, w = mix.gather(lambda s: s.tw), mix.gather(lambda s: s.w)
+    m = len(ok)
+    st = CandidateStats(cand, mix.gather(lambda s: s.t), p_make=float(ok.mean()),
+                        p_make_se=ac_mean_se(ok),
+                        mean_tricks=float(mix.terms(lambda s: np.arange(TRICK_COUNTS)).mean()),
+                        trick_distribution=[float(x) for x in np.bincount(
+                            tw.astype(np.int64), weights=w, minlength=TRICK_COUNTS)[
+                            :TRICK_COUNTS] / m],
+                        priced=first.priced, suit_rank=first.suit_rank)
     if st.priced:
-        pay_s = estimator_terms(t, pay, floor, q)
-        net_s = estimator_terms(t, net, floor, q)
-        if np.isnan(net_s).any():
-            raise RulesError("the rules give no price for a trick count the solver produced")
-        st.ev_per_adversary = float(pay_s.mean())
-        st.ev_per_adversary_se = se(pay_s)
-        st.ev_net = float(net_s.mean())
-        st.ev_net_se = se(net_s)
-        st.p_loss_gt = float(estimator_terms(t, net < -threshold, floor, q).mean())
-        st.net = net_s
-        tw, w = sample_weights(t, floor, q)
-        known = w > 0
-        st.net_sample = (net[tw[known]], w[known])
-        if all_exact(q):
-            k = max(1, math.ceil(CVAR_TAIL * m))
-            st.cvar5 = float(np.sort(net_s)[:k].mean())
-        else:
-            st.cvar5 = weighted_cvar(*st.net_sample, CVAR_TAIL)
+        _price(st, mix, threshold, risk_se)
     return st
+
+
+def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> None:
+    """The EV and risk fields of a priced rung's statistics."""
+    pay_s = mix.terms(lambda s: s.pay)
+    net_s = mix.terms(lambda s: s.net)
+    if np.isnan(net_s).any():
+        raise RulesError("the rules give no price for a trick count the solver produced")
+    st.ev_per_adversary = float(pay_s.mean())
+    st.ev_per_adversary_se = se(pay_s)
+    st.ev_net = float(net_s.mean())
+    st.ev_net_se = se(net_s)
+    loss = mix.terms(lambda s: (s.net < -threshold).astype(float))
+    st.p_loss_gt = float(loss.mean())
+    st.p_loss_se = ac_mean_se(loss)
+    st.net = net_s
+    w = mix.gather(lambda s: s.w)
+    x = mix.gather(lambda s: s.net[s.tw])
+    known = w > 0
+    st.net_sample = (x[known], w[known])
+    # an uncounted failure weighs 0; were none counted, it would lie at floor - 1
+    x = np.where(known, x, mix.gather(lambda s: np.full(len(s), s.net[max(s.floor - 1, 0)])))
+    if all(s.exact for s, _ in mix.parts):
+        k = max(1, math.ceil(CVAR_TAIL * len(net_s)))
+        st.cvar5, tail = float(np.sort(net_s)[:k].mean()), k / len(net_s)
+        x, w = net_s, np.ones(len(net_s))
+    else:
+        st.cvar5, tail = weighted_cvar(*st.net_sample, CVAR_TAIL), CVAR_TAIL
+    if risk_se:
+        st.cvar5_se = cvar_se(x, w, tail, mix)
+
+
+def cvar_se(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> float:
+    """The SE of the worst-``tail`` mean of the weighted values ``x`` (one per deal; weight 0:
+    an uncounted failure). While the tail holds few deals, the SD of a seeded bootstrap
+    (:func:`_boot_cvar`); beyond, the influence function's (:func:`cvar_terms`), which the
+    bootstrap approaches but which is far cheaper."""
+    n = len(x)
+    if n < 2:
+        return math.nan
+    if tail * n > BOOT_TAIL_DEALS:
+        var = weighted_quantile(x[w > 0], w[w > 0], tail)
+        return se(mix.terms(lambda s: cvar_terms(s.net, var, tail)))
+    vals = _boot_cvar(x, w, tail, mix)
+    vals = vals[np.isfinite(vals)]
+    return float(vals.std(ddof=1)) if len(vals) > 1 else math.nan
+
+
+def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarray:
+    """CVaR on :data:`BOOT_DRAWS` resamples of the deals (with replacement), each with its
+    failures' weights worked out again (a two-phase search's counted failures share the
+    failures' mass). The deals take few distinct (part, kind, value) classes, so their counts
+    are resampled. :data:`PSEUDO_DEALS` of a deal at the next worse result the rules can give
+    joins the sample (as Agresti-Coull adds pseudo-deals to a proportion): a tail of a few
+    deals must not claim that nothing worse than what was seen can happen. The share is the
+    one whose SEs match the spread across seeds of exact and two-phase synthetic tails."""
+    index = {id(s): i for i, (s, _) in enumerate(mix.parts)}
+    part = mix.gather(lambda s: np.full(len(s), index[id(s)]))
+    t = mix.gather(lambda s: np.where(s.exact, TRICK_COUNTS, s.t))
+    floor = mix.gather(lambda s: np.full(len(s), s.floor))
+    kind = np.where((t >= floor) | (w > 0) & (t < 0), MADE,
+                    np.where(t >= 0, COUNTED, UNCOUNTED_FAIL))
+    classes, inverse = np.unique(np.stack([part, kind, x], axis=1), axis=0,
+                                 return_inverse=True)
+    counts = np.bincount(inverse.ravel(), minlength=len(classes)).astype(float)
+    possible = np.unique(np.concatenate([s.net[~np.isnan(s.net)] for s, _ in mix.parts]))
+    worse = possible[possible < x[w > 0].min()]
+    if len(worse):
+        classes = np.vstack([classes, [-1, MADE, worse[-1]]])
+        counts = np.append(counts, PSEUDO_DEALS)
+    drawn = np.random.default_rng(BOOT_SEED).multinomial(
+        len(x), counts / counts.sum(), size=BOOT_DRAWS).astype(float)
+    unit = np.where(classes[:, 1] == MADE, 1.0, 0.0) * np.ones((BOOT_DRAWS, 1))
+    if len(worse):
+        unit[:, -1] = w.max()  # the pseudo-deal weighs as much as the heaviest deal
+    for p in range(len(mix.parts)):
+        mine = classes[:, 0] == p
+        fails = drawn[:, mine & (classes[:, 1] != MADE)].sum(axis=1)
+        counted = mine & (classes[:, 1] == COUNTED)
+        k = drawn[:, counted].sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            unit[:, counted] = (fails / k)[:, None]
+        # a resample with no counted failure puts its failures at floor - 1 (weight 1)
+        unit[:, mine & (classes[:, 1] == UNCOUNTED_FAIL)] = (k == 0)[:, None]
+    order = np.argsort(classes[:, 2], kind="stable")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mass = np.nan_to_num((drawn * unit)[:, order], nan=0.0, posinf=0.0)
+        need = tail * mass.sum(axis=1, keepdims=True)
+        take = np.clip(need - (np.cumsum(mass, axis=1) - mass), 0.0, mass)
+        return (take * classes[order, 2]).sum(axis=1) / take.sum(axis=1)
+
+
+def weighted_quantile(x: np.ndarray, w: np.ndarray, tail: float) -> float:
+    """The lower ``tail`` quantile of the weighted empirical distribution of ``x``: the
+    value at which the cumulative weight, in increasing order, first reaches ``tail``."""
+    order = np.argsort(x, kind="stable")
+    cum = np.cumsum(w[order])
+    i = int(np.searchsorted(cum, tail * cum[-1] * (1 - CUM_EPS)))
+    return float(x[order][min(i, len(x) - 1)])
+
+
+def cvar_terms(values: np.ndarray, var: float, tail: float) -> np.ndarray:
+    """Per-outcome terms whose mean is the worst-``tail`` mean (CVaR) and whose SE is its SE:
+    ``var + min(x - var, 0) / tail`` with ``var`` the ``tail`` quantile. This is CVaR's
+    influence function plus CVaR (Rockafellar-Uryasev: the quantile's own error does not
+    move CVaR to first order, so it may be held fixed)."""
+    return var + np.minimum(values - var, 0.0) / tail
+
+
+def cross_fitted(options: list[Solved], kind: str, threshold: float,
+                 full: list[CandidateStats] | None = None) -> CandidateStats:
+    """The statistics of choosing among ``options`` (the trumps and discards of one rung)
+    ex ante, without the winner's curse of scoring the best mean on the deals that made it
+    best: the choice made on the even deals is scored on the odd ones and vice versa. When
+    both halves choose the same candidate that is its own statistics; else the two halves of
+    their common deals, labelled with the one that is better on all its deals. ``full``:
+    the options' statistics on all their deals, if already known."""
+    def best(fold: int) -> Solved:
+        half = [parts_stats(s.cand, [(s, np.arange(fold, len(s), FOLDS))], threshold, False)
+                for s in options]
+        top = best_of(half, kind)
+        return next(s for s, h in zip(options, half, strict=True) if h is top)
+
+    if full is None:
+        full = [parts_stats(s.cand, [(s, np.arange(len(s)))], threshold) for s in options]
+    if len(options) == 1 or min(len(s) for s in options) < FOLDS:
+        return best_of(full, kind)
+    on_even, on_odd = best(0), best(1)
+    if on_even is on_odd:
+        return full[options.index(on_even)]
+    n = min(len(on_even), len(on_odd))
+    fa, fb = full[options.index(on_even)], full[options.index(on_odd)]
+    label = on_even if better(fa, fb, kind) else on_odd
+    st = parts_stats(label.cand, [(on_even, np.arange(1, n, FOLDS)),
+                                  (on_odd, np.arange(0, n, FOLDS))], threshold)
+    st.tricks = label.t
+    st.cross_fit = (on_even.cand, on_odd.cand)
+    return st
+
+
+def best_of(stats: list[CandidateStats], kind: str) -> CandidateStats:
+    """The first of ``stats`` that no later one is :func:`better` than."""
+    top = stats[0]
+    for st in stats[1:]:
+        if better(st, top, kind):
+            top = st
+    return top
 
 
 def se(x: np.ndarray) -> float:
     """The standard error of the mean of ``x`` (NaN for fewer than two values)."""
     return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
+
+
+def ac_mean_se(y: np.ndarray) -> float:
+    """The Agresti-Coull standard error of a probability estimated by the mean of the terms
+    ``y`` (0/1, or two-phase terms of a 0/1 outcome): the terms' SE with
+    :data:`AC_PSEUDO` pseudo-successes and as many pseudo-failures added, which for 0/1
+    terms is :func:`ac_se`. Never 0, so that a row every deal agrees on still says how sure
+    it is (a plain SE of 0 would claim certainty from a finite sample)."""
+    n = len(y)
+    if n == 0:
+        return math.nan
+    k = n + 2 * AC_PSEUDO
+    p = (float(y.sum()) + AC_PSEUDO) / k
+    var = (float((y * y).sum()) + AC_PSEUDO) / k - p * p
+    return math.sqrt(max(var, 0.0) / n)
+
+
+def diff_se(a: np.ndarray, b: np.ndarray) -> float:
+    """The SE of ``mean(a) - mean(b)``, each the mean of its own terms over a prefix of the
+    same deals (the shorter one's deals are shared): their covariance enters through the
+    common deals only (common random numbers)."""
+    na, nb, k = len(a), len(b), min(len(a), len(b))
+    if k < 2:
+        return math.nan
+    cov = float(np.cov(a[:k], b[:k])[0, 1])
+    var = a.var(ddof=1) / na + b.var(ddof=1) / nb - 2 * k * cov / (na * nb)
+    return math.sqrt(max(float(var), 0.0))
 
 
 def ac_se(successes: int, n: int) -> float:
@@ -182,9 +399,11 @@ def ac_se(successes: int, n: int) -> float:
 
 def better(a: CandidateStats, b: CandidateStats, kind: str) -> bool:
     """Is candidate ``a`` better than ``b`` ex ante (docs/RULES.md §3.0)? Net EV, then P(make),
-    then suit preference, then tricks (more for trick rungs, fewer for misères)."""
+    then suit preference, then tricks (more for trick rungs, fewer for misères); an unpriced
+    rung: P(make), then tricks, then suit preference."""
     def key(c: CandidateStats) -> tuple:
         tricks = c.mean_tricks if kind == "at_least" else -c.mean_tricks
-        ev = c.ev_net if c.priced else -math.inf
-        return (ev, c.p_make, c.suit_rank, tricks)
+        if not c.priced:
+            return (c.p_make, tricks, c.suit_rank)
+        return (c.ev_net, c.p_make, c.suit_rank, tricks)
     return key(a) > key(b)
