@@ -163,7 +163,7 @@ def test_the_estimates_are_the_means_of_the_weighted_terms():
     q = 0.5
     a = analyze(MIXED, seat="second", samples=30, seed=4, fail_count_rate=q)
     ref = analyze(MIXED, seat="second", samples=30, seed=4, fail_count_rate=1.0)
-    assert any("random 50% of them" in n for n in a.notes)
+    assert any("random 50% of the later" in n for n in a.notes)
     assert not any("random" in n for n in ref.notes)
     floor = 5  # boston, the lowest trick rung of the spade search
     rows = a.rungs.set_index("rung")
