@@ -8,6 +8,7 @@ each scored on all its samples: never best-per-sample.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,10 +17,11 @@ from typing import Any
 import numpy as np
 
 from ..cards import format_card
+from ..config import PARTNER_AVERAGE
 from ..rules import RuleSet
 from .plan import Candidate, SolveKey, boston_bit, trick_floors
 from .result import TABLE_COLUMNS
-from .statistics import CandidateStats, better, candidate_stats, se
+from .statistics import CVAR_TAIL, CandidateStats, better, candidate_stats, se, weighted_cvar
 
 INDISTINGUISHABLE_SES = 2  # two bids closer than this many SEs of their difference are a tie
 
@@ -39,6 +41,7 @@ class Recommendation:
     indistinguishable: bool = False
     reason: str = ""
     rec_se: float | None = None
+    pass_value: float = 0.0
 
 
 @dataclass
@@ -58,6 +61,7 @@ class Evaluation:
     notes: list[str] = field(default_factory=list)
     time_limited: bool = False
     stopped_early: bool = False
+    outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def class_label(cls: str | None) -> str | None:
@@ -68,15 +72,20 @@ def class_label(cls: str | None) -> str | None:
 
 
 def rung_note(rung: Any, partner: str) -> str:
-    """What the double-dummy model approximates for this rung (docs/RULES.md §3.0, §3.3, §3.5)."""
-    notes = []
+    """What the double-dummy model approximates for this rung (docs/RULES.md §3.0, §3.3, §3.5),
+    after the rule file's own note on it."""
+    notes = [rung.note] if rung.note else []
     if rung.kind != "at_least":
         notes.append("DD ≈ realistic for the defence (exposed)" if rung.exposed
                      else "DD pessimistic for the declarer")
     if rung.discard == "all_one":
         notes.append("defenders discard at random (A-12)")
     if rung.side == "pair":
-        notes.append(f"random partner {partner}: pessimistic")
+        seat = ("in one of the three seats, drawn per deal" if partner == PARTNER_AVERAGE
+                else partner)
+        notes.append(f"random partner {seat}: pessimistic")
+    if rung.outcome_of:
+        notes.append("no bid of its own: what its purchase becomes if all three pass")
     return "; ".join(notes)
 
 
@@ -99,6 +108,8 @@ def _score(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str
     trump_arg = c.trump if rung.trump != "none" else None
     pay = rs.payment_vector(rung.id, trump_arg, rctx)
     net = rs.net_vector(rung.id, trump_arg, rctx)
+    if not rung.analysis_priced:  # priced by the rules, not by this model (§3.3)
+        pay = net = np.full_like(net, np.nan)
     suit_rank = rs.suit_rank(trump_arg, ctx) if trump_arg else -1
     return candidate_stats(c, t, pay, net, rung.success_vector(), threshold, suit_rank,
                            floor, q)
@@ -115,7 +126,7 @@ def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[
         "trump_class": class_label(rs.trump_class(trump, ctx)) if trump else None,
         "discard": format_card(c.discard) if c.discard >= 0 else None,
         "chosen": chosen, "samples": st.samples, "priced": st.priced,
-        "recommended": False, "note": rung_note(rung, partner),
+        "recommended": False, "note": rung_note(rung, partner), "outcome_of": rung.outcome_of,
     }
     row.update({k: getattr(st, k) for k in (
         "p_make", "p_make_se", "mean_tricks", "ev_per_adversary", "ev_per_adversary_se",
@@ -135,6 +146,7 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
     by_rung: dict[str, list[Candidate]] = {}
     for c in cands:
         by_rung.setdefault(c.rung_id, []).append(c)
+    chosen_of: dict[str, CandidateStats | None] = {}
     for rung in rs.rungs:
         best_per_trump: dict[str | None, CandidateStats] = {}
         for c in by_rung.get(rung.id, []):
@@ -148,16 +160,76 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
         for st in best_per_trump.values():
             if chosen is None or better(st, chosen, rung.kind):
                 chosen = st
+        chosen_of[rung.id] = chosen
         for trump, st in best_per_trump.items():
             ev.tricks[(rung.id, trump)] = st.tricks
             if st is chosen and st.priced:
                 ev.payoffs[rung.id] = st.net
                 ev.payoff_samples[rung.id] = st.net_sample
             ev.rows.append(_row(rs, rung, st, st is chosen, ctx, partner))
+    _value_outcomes(rs, ev, chosen_of, ctx, partner)
     ev.recommendation = recommend(rs, ev.rows, ev.payoffs)
     if ev.recommendation.recommended is None:
         ev.notes.append("no priced rung; EV left empty (docs/RULES.md §3.0)")
     return ev
+
+
+_OUTCOME_KEYS = ("samples", "p_make", "p_make_se", "mean_tricks", "ev_net", "ev_net_se",
+                 "p_loss_gt", "cvar5")
+
+
+def _outcome_numbers(st: CandidateStats) -> dict[str, Any]:
+    return {k: getattr(st, k) for k in _OUTCOME_KEYS}
+
+
+def mix_outcomes(bid: CandidateStats, other: CandidateStats, w: float) -> CandidateStats:
+    """The numbers of a bid played as ``bid`` with probability ``w``, else as ``other``
+    (docs/RULES.md §3.5), on the deals both were solved on. The EV's SE is paired per deal;
+    a probability's SE is the weighted sum of the two (an upper bound)."""
+    k = min(bid.samples, other.samples)
+    net = w * bid.net[:k] + (1 - w) * other.net[:k]
+
+    def mix(a: float, b: float) -> float:
+        return w * a + (1 - w) * b
+
+    (xa, wa), (xb, wb) = bid.net_sample, other.net_sample
+    xs = np.concatenate([xa, xb])
+    ws = np.concatenate([w * wa / wa.sum(), (1 - w) * wb / wb.sum()])
+    return dataclasses.replace(
+        bid, tricks=bid.tricks[:k], p_make=mix(bid.p_make, other.p_make),
+        p_make_se=mix(bid.p_make_se, other.p_make_se),
+        mean_tricks=mix(bid.mean_tricks, other.mean_tricks),
+        trick_distribution=[mix(a, b) for a, b in zip(bid.trick_distribution,
+                                                       other.trick_distribution, strict=True)],
+        ev_per_adversary=mix(bid.ev_per_adversary, other.ev_per_adversary),
+        ev_per_adversary_se=mix(bid.ev_per_adversary_se, other.ev_per_adversary_se),
+        ev_net=float(net.mean()), ev_net_se=se(net),
+        p_loss_gt=mix(bid.p_loss_gt, other.p_loss_gt),
+        cvar5=weighted_cvar(xs, ws, CVAR_TAIL) if ws.sum() > 0 else math.nan,
+        net=net, net_sample=(xs, ws))
+
+
+def _value_outcomes(rs: RuleSet, ev: Evaluation, chosen_of: Mapping[str, CandidateStats | None],
+                    ctx: Mapping[str, Any], partner: str) -> None:
+    """A bid with another outcome (a Russian purchase: supported, or alone if all pass) is
+    valued as the mix :attr:`RuleSet.support_share` says; both outcomes' own numbers go to
+    ``ev.outcomes`` beside it, and its row and payoffs become the mix's."""
+    w = rs.support_share
+    for rung in rs.rungs:
+        bid, other = chosen_of.get(rung.outcome_of or ""), chosen_of.get(rung.id)
+        if bid is None or other is None or not (bid.priced and other.priced):
+            continue
+        ev.outcomes[rung.outcome_of] = {
+            "support_share": w, "supported": _outcome_numbers(bid),
+            "unsupported": _outcome_numbers(other)}
+        if w >= 1:
+            continue
+        mixed = mix_outcomes(bid, other, w)
+        bid_rung = rs.rung(rung.outcome_of)
+        i = next(i for i, r in enumerate(ev.rows) if r["rung"] == bid_rung.id and r["chosen"])
+        ev.rows[i] = _row(rs, bid_rung, mixed, True, ctx, partner)
+        ev.payoffs[bid_rung.id] = mixed.net
+        ev.payoff_samples[bid_rung.id] = mixed.net_sample
 
 
 def _order_key(row: Mapping[str, Any]) -> tuple[float, float, int]:
@@ -169,9 +241,11 @@ def _order_key(row: Mapping[str, Any]) -> tuple[float, float, int]:
 
 def recommend(rs: RuleSet, rows: list[dict[str, Any]],
               payoffs: Mapping[str, np.ndarray]) -> Recommendation:
-    """The bid with the best expected net result among the chosen priced rows, or "pass"
-    when every rung loses on average; marks its row ``recommended``."""
-    priced = [r for r in rows if r["chosen"] and r["priced"]]
+    """The bid with the best expected net result among the chosen priced rows (a bid's other
+    outcome is no bid), or "pass" when every bid expects less than passing
+    (:attr:`RuleSet.pass_value`, 0 unless the all-pass outcome is priced); marks its row
+    ``recommended``."""
+    priced = [r for r in rows if r["chosen"] and r["priced"] and not r["outcome_of"]]
     if not priced:
         return Recommendation(reason=f"no priced rung: {rs.name} gives no payments for these "
                                      "contracts, so only probabilities are shown")
@@ -179,18 +253,20 @@ def recommend(rs: RuleSet, rows: list[dict[str, Any]],
     best = order[0]
     second = order[1] if len(order) > 1 else None
     unit = rs.unit
-    r = Recommendation()
-    if best["ev_net"] < 0:
+    pv = rs.pass_value
+    r = Recommendation(pass_value=pv)
+    if best["ev_net"] < pv:
         r.recommended, r.runner_up = "pass", best["rung"]
-        r.diff = 0.0 - float(best["ev_net"])
+        r.diff = pv - float(best["ev_net"])
         r.diff_se = r.rec_se = float(best["ev_net_se"])
-        r.reason = (f"every rung loses on average; the best, {best['name']}, expects "
+        lose = "loses on average" if pv == 0 else f"expects less than passing ({pv:+.1f})"
+        r.reason = (f"every rung {lose}; the best, {best['name']}, expects "
                     f"{best['ev_net']:+.1f} {unit}")
     else:
         r.recommended = best["rung"]
         r.rec_se = float(best["ev_net_se"])
-        if second is None or second["ev_net"] < 0:
-            r.runner_up, r.diff, r.diff_se = "pass", float(best["ev_net"]), r.rec_se
+        if second is None or second["ev_net"] < pv:
+            r.runner_up, r.diff, r.diff_se = "pass", float(best["ev_net"]) - pv, r.rec_se
         else:
             r.runner_up = second["rung"]
             r.diff = float(best["ev_net"] - second["ev_net"])

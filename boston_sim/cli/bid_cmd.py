@@ -63,8 +63,13 @@ Preference = Annotated[str | None, typer.Option(
 Senior = Annotated[str | None, typer.Option(
     "--senior", help="Russian Boston: the senior suit (the first deal's turn-up).")]
 Partner = Annotated[str, typer.Option(
-    "--partner", help="Partner's seat in pair contracts: opposite, left or right "
-                      "(a random partner hand is pessimistic).")]
+    "--partner", help="Partner's seat in pair contracts: opposite, left, right, or average "
+                      "(each deal one of the three at random); a random partner hand is "
+                      "pessimistic.")]
+MisereTricks = Annotated[str | None, typer.Option(
+    "--misere-tricks", help="bool (default): a misère is the yes/no search 'no trick?'; "
+                            "min: count the declarer's fewest tricks (slower). Also "
+                            "--option misere_tricks=min.")]
 Risk = Annotated[float, typer.Option(
     "--risk", help="P(loss) column: probability of losing more than this many counters.")]
 Threads = Annotated[int | None, typer.Option(
@@ -76,6 +81,20 @@ PlotFile = Annotated[Path | None, typer.Option(
     "--plot", help="Also draw the payoffs to this image file (.png, .svg, .pdf).")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, and no notice "
                                                        "that a first run compiles the solver.")]
+
+
+def analysis_options(options: dict[str, str],
+                     misere_tricks: str | None) -> tuple[dict[str, str], str | None]:
+    """The rule options without ``misere_tricks``, an analysis setting (no rule set has such
+    an option) that ``--option`` may give too; and its value, from the flag or the option
+    (both, if they disagree, are an error)."""
+    from ..errors import SamplingError
+
+    given = options.pop("misere_tricks", None)
+    if given is not None and misere_tricks is not None and given != misere_tricks:
+        raise SamplingError(f"--misere-tricks {misere_tricks} and --option "
+                            f"misere_tricks={given} disagree")
+    return options, misere_tricks if misere_tricks is not None else given
 
 
 def bid(
@@ -93,6 +112,7 @@ def bid(
     preference: Preference = None,
     senior: Senior = None,
     partner: Partner = DEFAULT_PARTNER,
+    misere_tricks: MisereTricks = None,
     risk: Risk = 0.0,
     threads: Threads = None,
     json_out: JsonOut = False,
@@ -111,11 +131,12 @@ def bid(
             raise SamplingError("give either --samples or --precision, not both")
         context = {k: v for k, v in (("preference", preference), ("senior", senior))
                    if v is not None}
+        options, misere = analysis_options(parse_options(option), misere_tricks)
         settings = AnalysisSettings.build(
-            rules=rules, seat=seat, options=parse_options(option), samples=samples,
+            rules=rules, seat=seat, options=options, samples=samples,
             precision=precision, seed=seed, known=known, constraints=constraint,
             turnup=turnup, partner=partner, context=context, risk_threshold=risk,
-            threads=threads, max_time=max_time)
+            threads=threads, max_time=max_time, misere_tricks=misere)
         with notice_at_compile(not quiet):
             a = analyze(hand, settings, progress=not quiet and sys.stderr.isatty())
         if csv_file is not None:
