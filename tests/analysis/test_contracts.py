@@ -59,6 +59,11 @@ def test_partner_average_draws_a_seat_per_deal_and_solves_that_game():
     pick = partner_draws(seed, n, 3)
     want = np.array([s.results[fixed[(0, 1, 3)[k]]][i] for i, k in enumerate(pick)])
     assert (s.results[avg] == want).all()
+    # the same in a two-phase search: its questions and its counts (where drawn) too
+    two = Solver([avg], 2, floors={avg: 13}, fail_rate=0.25, seed=seed)
+    two.extend(deals)
+    got = two.results[avg]
+    assert (got[got >= 0] == want[got >= 0]).all() and (want[got < 0] < 13).all()
     draws = partner_draws(1, 30000, 3)
     assert np.allclose(np.bincount(draws) / len(draws), 1 / 3, atol=0.01)
     assert (partner_draws(1, 10, 3) == draws[:10]).all()  # a longer draw extends a shorter
