@@ -36,6 +36,7 @@ DEFAULT_RULES: str = "boston_foster"
 DEFAULT_SEAT: str = "eldest"
 DEFAULT_PARTNER: str = "opposite"  # partner's seat in pair contracts: opposite, left or right
 PARTNER_OFFSETS: dict[str, int] = {"opposite": 2, "left": 1, "right": 3}
+PARTNER_AVERAGE: str = "average"  # pair contracts averaged over the three partner seats
 MISERE_TRICKS_MODES: tuple[str, ...] = ("bool", "min")  # yes/no "no trick", or the min count
 
 # The SE of any P(make) is at most 0.5/sqrt(300) = 0.029, below SE_TARGET; searches whose rows

@@ -51,7 +51,8 @@ class AnalysisSettings:
     deals. ``seed``: same seed, same numbers (whatever ``threads``). ``known``: cards known to
     lie with a seat (``"SA@dealer"``); ``constraints``: conditions on other seats
     (``"second:S>=5"``); ``turnup``: the turned-up card (Solo Whist, Russian Boston).
-    ``partner``: the partner's seat in pair contracts. ``context``: ``preference`` (classic
+    ``partner``: the partner's seat in pair contracts (opposite, left, right, or average:
+    each deal draws one of the three). ``context``: ``preference`` (classic
     Boston), ``senior`` / ``junior`` (Russian). ``risk_threshold``: ``p_loss_gt`` is
     P(net < -threshold). ``misere_tricks``: ``"bool"`` settles misères by the yes/no search,
     ``"min"`` counts the declarer's fewest tricks (slower). ``max_time``: seconds after

@@ -84,11 +84,10 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool) -> l
                      f"{s.fail_count_rate:.0%} of the later ones had their tricks counted; "
                      "the estimates stay unbiased and their SEs include it "
                      "(BOSTON_SIM_FAIL_COUNT_RATE=1 counts every deal)")
-    if rs.options.get("boston_card_mode") == "own_suit_top":
-        notes.append("boston_card_mode=own_suit_top is solved as 'trump': the solver models the "
-                     "boston card only as the top trump (A-40)")
     if ctx.get("junior") is not None and ctx.get("junior") == ctx.get("senior"):
-        notes.append("the turn-up is the senior suit: only senior purchases exist this deal (A-43)")
+        notes.append("the turn-up is the senior suit: no junior rungs this deal, only senior "
+                     "purchases (A-43)")
+    notes.extend(_model_notes(p, ev))
     early = s.samples is None and (ev.stopped_early
                                    or (s.precision is None and samples_drawn < DEFAULT_SAMPLES))
     if early and not ev.time_limited:
@@ -111,6 +110,17 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool) -> l
     return notes
 
 
+def _model_notes(p: Problem, ev: Evaluation) -> list[str]:
+    """What passing is worth, and how bids that need a partner were valued."""
+    rs = p.rules
+    notes = [f"pass = {ev.recommendation.pass_value:+g} {rs.unit}: {rs.pass_model}"]
+    if ev.outcomes:
+        notes.append(f"a purchase is one bid: valued as supported with probability "
+                     f"{rs.support_share:g}, else played alone for 5 (its unsupported row; "
+                     "option purchase_support, docs/RULES.md §3.5)")
+    return notes
+
+
 def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
             elapsed: float) -> Analysis:
     s, r = p.settings, ev.recommendation
@@ -128,6 +138,7 @@ def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
         risk_threshold=float(s.risk_threshold), precision=s.precision, elapsed=elapsed,
         solves=solver.solves, value_searches=solver.value_searches,
         notes=_notes(p, ev, m, any(solver.two_phase.values())), max_time=s.max_time,
+        pass_value=r.pass_value, pass_model=p.rules.pass_model, outcomes=ev.outcomes,
         time_limited=bool(ev.time_limited), settings=s, deals=solver.deals,
     )
 

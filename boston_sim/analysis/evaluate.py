@@ -10,6 +10,7 @@ ones and vice versa, so the chosen row is not the winner's-curse maximum of seve
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,16 +19,20 @@ from typing import Any
 import numpy as np
 
 from ..cards import format_card
+from ..config import PARTNER_AVERAGE
 from ..rules import RuleSet
 from .plan import Candidate, SolveKey, boston_bit, trick_floors
 from .result import TABLE_COLUMNS
 from .statistics import (
+    CVAR_TAIL,
     CandidateStats,
     Solved,
     better,
     cross_fitted,
     diff_se,
     parts_stats,
+    se,
+    weighted_cvar,
 )
 
 INDISTINGUISHABLE_SES = 2  # two bids closer than this many SEs of their difference are a tie
@@ -48,6 +53,7 @@ class Recommendation:
     indistinguishable: bool = False
     reason: str = ""
     rec_se: float | None = None
+    pass_value: float = 0.0
 
 
 @dataclass
@@ -67,6 +73,7 @@ class Evaluation:
     notes: list[str] = field(default_factory=list)
     time_limited: bool = False
     stopped_early: bool = False
+    outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def class_label(cls: str | None) -> str | None:
@@ -77,15 +84,20 @@ def class_label(cls: str | None) -> str | None:
 
 
 def rung_note(rung: Any, partner: str) -> str:
-    """What the double-dummy model approximates for this rung (docs/RULES.md §3.0, §3.3, §3.5)."""
-    notes = []
+    """What the double-dummy model approximates for this rung (docs/RULES.md §3.0, §3.3, §3.5),
+    after the rule file's own note on it."""
+    notes = [rung.note] if rung.note else []
     if rung.kind != "at_least":
         notes.append("DD ≈ realistic for the defence (exposed)" if rung.exposed
                      else "DD pessimistic for the declarer")
     if rung.discard == "all_one":
         notes.append("defenders discard at random (A-12)")
     if rung.side == "pair":
-        notes.append(f"random partner {partner}: pessimistic")
+        seat = ("in one of the three seats, drawn per deal" if partner == PARTNER_AVERAGE
+                else partner)
+        notes.append(f"random partner {seat}: pessimistic")
+    if rung.outcome_of:
+        notes.append("no bid of its own: what its purchase becomes if all three pass")
     return "; ".join(notes)
 
 
@@ -107,6 +119,8 @@ def _solved(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[st
     trump_arg = c.trump if rung.trump != "none" else None
     pay = rs.payment_vector(rung.id, trump_arg, rctx)
     net = rs.net_vector(rung.id, trump_arg, rctx)
+    if not rung.analysis_priced:  # priced by the rules, not by this model (§3.3)
+        pay = net = np.full_like(net, np.nan)
     suit_rank = rs.suit_rank(trump_arg, ctx) if trump_arg else -1
     return Solved(c, t, pay, net, rung.success_vector(), suit_rank, floor, q)
 
@@ -127,10 +141,10 @@ def _cross_fit_note(st: CandidateStats) -> str:
 
 
 def _score_rung(ev: Evaluation, rs: RuleSet, rung: Any, options: list[Solved],
-                ctx: Mapping[str, Any], threshold: float, partner: str) -> None:
+                ctx: Mapping[str, Any], threshold: float, partner: str) -> CandidateStats:
     """Score a rung's candidates, choose its trump and discard ex ante (cross-fitted) and add
     its rows: one per trump, the best discard of each; the chosen one's numbers are the
-    cross-fitted ones."""
+    cross-fitted ones, which it returns."""
     full = [parts_stats(s.cand, [(s, np.arange(len(s)))], threshold) for s in options]
     ev.stats.extend(full)
     best_per_trump: dict[str | None, CandidateStats] = {}
@@ -150,6 +164,7 @@ def _score_rung(ev: Evaluation, rs: RuleSet, rung: Any, options: list[Solved],
         if note:
             row["note"] = "; ".join(x for x in (row["note"], note) if x)
         ev.rows.append(row)
+    return chosen
 
 
 def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[str, Any],
@@ -163,7 +178,7 @@ def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[
         "trump_class": class_label(rs.trump_class(trump, ctx)) if trump else None,
         "discard": format_card(c.discard) if c.discard >= 0 else None,
         "chosen": chosen, "samples": st.samples, "priced": st.priced,
-        "recommended": False, "note": rung_note(rung, partner),
+        "recommended": False, "note": rung_note(rung, partner), "outcome_of": rung.outcome_of,
     }
     row.update({k: getattr(st, k) for k in (
         "p_make", "p_make_se", "mean_tricks", "ev_per_adversary", "ev_per_adversary_se",
@@ -184,16 +199,78 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
     by_rung: dict[str, list[Candidate]] = {}
     for c in cands:
         by_rung.setdefault(c.rung_id, []).append(c)
+    chosen_of: dict[str, CandidateStats | None] = {}
     for rung in rs.rungs:
         options = [_solved(rs, rung, c, results[c.key], ctx, hand, floors.get(c.key, 0),
                            _rates_of(rates, c.key, results[c.key]))
                    for c in by_rung.get(rung.id, [])]
-        if options:
-            _score_rung(ev, rs, rung, options, ctx, threshold, partner)
+        chosen_of[rung.id] = (_score_rung(ev, rs, rung, options, ctx, threshold, partner)
+                              if options else None)
+    _value_outcomes(rs, ev, chosen_of, ctx, partner)
     ev.recommendation = recommend(rs, ev.rows, ev.payoffs)
     if ev.recommendation.recommended is None:
         ev.notes.append("no priced rung; EV left empty (docs/RULES.md §3.0)")
     return ev
+
+
+_OUTCOME_KEYS = ("samples", "p_make", "p_make_se", "mean_tricks", "ev_net", "ev_net_se",
+                 "p_loss_gt", "p_loss_se", "cvar5", "cvar5_se")
+
+
+def _outcome_numbers(st: CandidateStats) -> dict[str, Any]:
+    return {k: getattr(st, k) for k in _OUTCOME_KEYS}
+
+
+def mix_outcomes(bid: CandidateStats, other: CandidateStats, w: float) -> CandidateStats:
+    """The numbers of a bid played as ``bid`` with probability ``w``, else as ``other``
+    (docs/RULES.md §3.5), on the deals both were solved on. The EV's SE is paired per deal;
+    a probability's SE is the weighted sum of the two (an upper bound)."""
+    k = min(bid.samples, other.samples)
+    net = w * bid.net[:k] + (1 - w) * other.net[:k]
+
+    def mix(a: float, b: float) -> float:
+        return w * a + (1 - w) * b
+
+    (xa, wa), (xb, wb) = bid.net_sample, other.net_sample
+    xs = np.concatenate([xa, xb])
+    ws = np.concatenate([w * wa / wa.sum(), (1 - w) * wb / wb.sum()])
+    return dataclasses.replace(
+        bid, tricks=bid.tricks[:k], p_make=mix(bid.p_make, other.p_make),
+        p_make_se=mix(bid.p_make_se, other.p_make_se),
+        mean_tricks=mix(bid.mean_tricks, other.mean_tricks),
+        trick_distribution=[mix(a, b) for a, b in zip(bid.trick_distribution,
+                                                       other.trick_distribution, strict=True)],
+        ev_per_adversary=mix(bid.ev_per_adversary, other.ev_per_adversary),
+        ev_per_adversary_se=mix(bid.ev_per_adversary_se, other.ev_per_adversary_se),
+        ev_net=float(net.mean()), ev_net_se=se(net),
+        p_loss_gt=mix(bid.p_loss_gt, other.p_loss_gt),
+        p_loss_se=mix(bid.p_loss_se, other.p_loss_se),
+        cvar5=weighted_cvar(xs, ws, CVAR_TAIL) if ws.sum() > 0 else math.nan,
+        cvar5_se=mix(bid.cvar5_se, other.cvar5_se),
+        net=net, net_sample=(xs, ws))
+
+
+def _value_outcomes(rs: RuleSet, ev: Evaluation, chosen_of: Mapping[str, CandidateStats | None],
+                    ctx: Mapping[str, Any], partner: str) -> None:
+    """A bid with another outcome (a Russian purchase: supported, or alone if all pass) is
+    valued as the mix :attr:`RuleSet.support_share` says; both outcomes' own numbers go to
+    ``ev.outcomes`` beside it, and its row and payoffs become the mix's."""
+    w = rs.support_share
+    for rung in rs.rungs:
+        bid, other = chosen_of.get(rung.outcome_of or ""), chosen_of.get(rung.id)
+        if bid is None or other is None or not (bid.priced and other.priced):
+            continue
+        ev.outcomes[rung.outcome_of] = {
+            "support_share": w, "supported": _outcome_numbers(bid),
+            "unsupported": _outcome_numbers(other)}
+        if w >= 1:
+            continue
+        mixed = mix_outcomes(bid, other, w)
+        bid_rung = rs.rung(rung.outcome_of)
+        i = next(i for i, r in enumerate(ev.rows) if r["rung"] == bid_rung.id and r["chosen"])
+        ev.rows[i] = _row(rs, bid_rung, mixed, True, ctx, partner)
+        ev.payoffs[bid_rung.id] = mixed.net
+        ev.payoff_samples[bid_rung.id] = mixed.net_sample
 
 
 def _order_key(row: Mapping[str, Any]) -> tuple[float, float, int]:
@@ -205,9 +282,11 @@ def _order_key(row: Mapping[str, Any]) -> tuple[float, float, int]:
 
 def recommend(rs: RuleSet, rows: list[dict[str, Any]],
               payoffs: Mapping[str, np.ndarray]) -> Recommendation:
-    """The bid with the best expected net result among the chosen priced rows, or "pass"
-    when every rung loses on average; marks its row ``recommended``."""
-    priced = [r for r in rows if r["chosen"] and r["priced"]]
+    """The bid with the best expected net result among the chosen priced rows (a bid's other
+    outcome is no bid), or "pass" when every bid expects less than passing
+    (:attr:`RuleSet.pass_value`, 0 unless the all-pass outcome is priced); marks its row
+    ``recommended``."""
+    priced = [r for r in rows if r["chosen"] and r["priced"] and not r["outcome_of"]]
     if not priced:
         return Recommendation(reason=f"no priced rung: {rs.name} gives no payments for these "
                                      "contracts, so only probabilities are shown")
@@ -215,18 +294,20 @@ def recommend(rs: RuleSet, rows: list[dict[str, Any]],
     best = order[0]
     second = order[1] if len(order) > 1 else None
     unit = rs.unit
-    r = Recommendation()
-    if best["ev_net"] < 0:
+    pv = rs.pass_value
+    r = Recommendation(pass_value=pv)
+    if best["ev_net"] < pv:
         r.recommended, r.runner_up = "pass", best["rung"]
-        r.diff = 0.0 - float(best["ev_net"])
+        r.diff = pv - float(best["ev_net"])
         r.diff_se = r.rec_se = float(best["ev_net_se"])
-        r.reason = (f"every rung loses on average; the best, {best['name']}, expects "
+        lose = "loses on average" if pv == 0 else f"expects less than passing ({pv:+.1f})"
+        r.reason = (f"every rung {lose}; the best, {best['name']}, expects "
                     f"{best['ev_net']:+.1f} {unit}")
     else:
         r.recommended = best["rung"]
         r.rec_se = float(best["ev_net_se"])
-        if second is None or second["ev_net"] < 0:
-            r.runner_up, r.diff, r.diff_se = "pass", float(best["ev_net"]), r.rec_se
+        if second is None or second["ev_net"] < pv:
+            r.runner_up, r.diff, r.diff_se = "pass", float(best["ev_net"]) - pv, r.rec_se
         else:
             r.runner_up = second["rung"]
             r.diff = float(best["ev_net"] - second["ev_net"])

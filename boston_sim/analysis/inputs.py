@@ -22,22 +22,24 @@ from ..cards import (
     parse_strain,
     play_seat_to_compass,
 )
-from ..config import CONTEXT_KEYS, MISERE_TRICKS_MODES, PARTNER_OFFSETS
+from ..config import CONTEXT_KEYS, MISERE_TRICKS_MODES, PARTNER_AVERAGE, PARTNER_OFFSETS
 from ..errors import RulesError, SamplingError
 from ..rules import RuleSet, load_rules
 from ..sampler import Constraint, parse_constraint, parse_known
 from ..settings import AnalysisSettings
 
 HAND_CARDS = 13
+ANY_PARTNER = -1  # partner_seat of a pair contract averaged over the three partner seats
 DEALER_PLAY_SEAT = 3  # the dealer's playing-order seat; the turn-up lies in his hand
 
 
 @dataclass
 class Problem:
     """An analysis's inputs, resolved: ``mask`` the declarer's hand, ``declarer`` and
-    ``partner_seat`` compass seats, ``rules`` with its options applied, ``context`` the suits
-    (preference, senior, junior, turnup) as strain letters, ``known`` (card, compass seat)
-    pairs, the turn-up card's suit and text (None without one)."""
+    ``partner_seat`` compass seats (:data:`ANY_PARTNER`: averaged over the three),
+    ``rules`` with its options applied, ``context`` the suits (preference, senior, junior,
+    turnup) as strain letters, ``known`` (card, compass seat) pairs, the turn-up card's
+    suit and text (None without one)."""
 
     settings: AnalysisSettings
     mask: int
@@ -132,12 +134,14 @@ def resolve(hand: str | int, s: AnalysisSettings) -> Problem:
     declarer = play_seat_to_compass(play_seat)
     ctx = s.context_map
     rs = _load_rules(s, ctx)
-    if s.partner not in PARTNER_OFFSETS:
-        raise RulesError(f"unknown partner seat {s.partner!r} (use opposite, left or right)")
+    if s.partner not in PARTNER_OFFSETS and s.partner != PARTNER_AVERAGE:
+        raise RulesError(f"unknown partner seat {s.partner!r} (use opposite, left, right or "
+                         f"{PARTNER_AVERAGE})")
     check_sampling(s)
     known = [k if isinstance(k, tuple) else parse_known(k) for k in s.known]
-    p = Problem(s, mask, play_seat, declarer, (declarer + PARTNER_OFFSETS[s.partner]) % 4, rs,
-                ctx, known, [])
+    partner = (ANY_PARTNER if s.partner == PARTNER_AVERAGE
+               else (declarer + PARTNER_OFFSETS[s.partner]) % 4)
+    p = Problem(s, mask, play_seat, declarer, partner, rs, ctx, known, [])
     if s.turnup is not None:
         _place_turnup(p)
     p.constraints = [c if isinstance(c, Constraint) else parse_constraint(c)

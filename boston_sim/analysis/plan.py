@@ -36,6 +36,9 @@ class SolveKey:
     mode: str  # "at_least" | "zero" | "exactly"
     target: int = 0  # for "exactly"
     boston: bool = False  # apply the boston-card transform (A-40)
+    # a pair contract averaged over partner seats: each deal draws one of these compass
+    # seats to join side_mask (the declarer's); empty: side_mask is the whole side
+    partners: tuple[int, ...] = ()
 
 
 @dataclass
@@ -90,22 +93,35 @@ def trumps_for(rung: Any, ctx: Mapping[str, Any], turnup_suit: int | None) -> li
     raise RulesError(f"unknown trump rule {rule!r} in {rung.id}")
 
 
+def offered(rung: Any, ctx: Mapping[str, Any]) -> bool:
+    """Whether the rung can be bid this deal: when the turn-up is the senior suit there is
+    no junior suit, so no junior rung (A-43)."""
+    junior = ctx.get("junior")
+    return not (rung.trump == "junior" and junior is not None and junior == ctx.get("senior"))
+
+
 def plan_candidates(rules: RuleSet, hand: int, declarer: int, partner: int,
                     ctx: Mapping[str, Any], turnup_suit: int | None) -> list[Candidate]:
-    """Every way of playing every rung, in ladder order, each with its search."""
+    """Every way of playing every rung offered this deal, in ladder order, each with its
+    search. ``partner`` < 0: pair rungs averaged over the three partner seats."""
     boston_mode = rules.options.get("boston_card_mode")
     out: list[Candidate] = []
     for rung in rules.rungs:
+        if not offered(rung, ctx):
+            continue
         leader = leader_seat(rung.leader, declarer)
         side = 1 << declarer
-        if rung.side == "pair":
+        partners: tuple[int, ...] = ()
+        if rung.side == "pair" and partner < 0:
+            partners = tuple(s for s in range(4) if s != declarer)
+        elif rung.side == "pair":
             side |= 1 << partner
         discards = discard_candidates(hand) if rung.discard == "all_one" else [-1]
         target = rung.target if rung.kind == "exactly" else 0
         for strain in trumps_for(rung, ctx, turnup_suit):
             boston = strain != NT and boston_mode is not None and boston_mode != "off"
             for d in discards:
-                key = SolveKey(strain, leader, side, d, rung.kind, target, boston)
+                key = SolveKey(strain, leader, side, d, rung.kind, target, boston, partners)
                 out.append(Candidate(rung.id, STRAINS[strain] if rung.trump != "none" else None,
                                      strain, d, key))
     return out

@@ -20,7 +20,7 @@ TABLE_COLUMNS = [
     "rung", "name", "rank", "kind", "target", "trump", "trump_class", "discard", "chosen",
     "samples", "priced", "p_make", "p_make_se", "mean_tricks", "ev_per_adversary",
     "ev_per_adversary_se", "ev_net", "ev_net_se", "p_loss_gt", "p_loss_se", "cvar5",
-    "cvar5_se", "recommended", "note", "trick_distribution",
+    "cvar5_se", "recommended", "note", "trick_distribution", "outcome_of",
 ]
 """The keys of every row of :attr:`Analysis.rows`, in order (also the table's columns)."""
 
@@ -86,6 +86,9 @@ class Analysis:
     weights: the distribution to draw. When a rung's two halves of the deals chose different
     trumps (cross-fitting, :func:`~.statistics.cross_fitted`), its chosen row, payoffs and
     payoff samples pool the two halves, while ``tricks`` keeps the labelled trump's own.
+    ``pass_value``: the net the recommendation gives passing (the all-pass outcome,
+    ``pass_model`` in words); ``outcomes[bid]``: a bid's two outcomes side by side (a Russian
+    purchase, supported or alone) with the share valued as supported.
     ``solves``: deal-searches done; ``value_searches``:
     the exact trick counts among them. ``settings``: what the analysis was asked with.
     ``deals``: the sampled deals (``uint64[M, 4]`` hand masks by compass seat, dealer W),
@@ -121,6 +124,9 @@ class Analysis:
     value_searches: int = 0
     notes: list[str] = field(default_factory=list)
     max_time: float | None = None
+    pass_value: float = 0.0
+    pass_model: str = ""
+    outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
     time_limited: bool = False
     settings: AnalysisSettings | None = None
     deals: np.ndarray | None = None
@@ -159,6 +165,10 @@ class Analysis:
         rungs = []
         for row in self.rung_rows:
             entry = {col: json_value(row[col]) for col in TABLE_COLUMNS}
+            if row["rung"] in self.outcomes:
+                entry["outcomes"] = {k: json_value(v) if not isinstance(v, dict)
+                                     else {n: json_value(x) for n, x in v.items()}
+                                     for k, v in self.outcomes[row["rung"]].items()}
             entry["trump_candidates"] = [
                 {k: json_value(c[k]) for k in CANDIDATE_JSON_KEYS}
                 for c in self.rows if c["rung"] == row["rung"]
@@ -183,6 +193,8 @@ class Analysis:
             "precision": self.precision,
             "max_time": self.max_time,
             "time_limited": self.time_limited,
+            "pass_value": self.pass_value,
+            "pass_model": self.pass_model,
             "recommended": self.recommended,
             "runner_up": self.runner_up,
             "diff": json_value(self.diff),

@@ -59,10 +59,12 @@ class WorkCount:
             self.listener(self.done, self.total)
 
 
-def settle(stats: Sequence[CandidateStats]) -> tuple[set[SolveKey], int]:
+def settle(stats: Sequence[CandidateStats], pass_value: float = 0.0,
+           others: frozenset[str] = frozenset()) -> tuple[set[SolveKey], int]:
     """Searches that may stop: every candidate (rung, trump, discard) that uses them has
     P(make) known within :data:`SE_TARGET` (:func:`ac_se`) and, if priced, a net EV at least
-    :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's 0).
+    :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's value).
+    Rows of rungs in ``others`` (no bids) are never the best bid.
 
     The best bid's own search stops too once the decision is made: its P(make) is known, its
     net EV is ``Z_OUT`` SEs above pass, and every other candidate may stop. More deals would
@@ -71,9 +73,9 @@ def settle(stats: Sequence[CandidateStats]) -> tuple[set[SolveKey], int]:
     Also returns, when only the best bid's P(make) stands in the way, the number of deals at
     which its SE would reach the target if the proportion stayed as it is (else 0): the next
     round need not go further (:func:`run_rounds`)."""
-    floor = 0.0
+    floor = pass_value
     for st in stats:
-        if st.priced and not math.isnan(st.ev_net_se):
+        if st.priced and not math.isnan(st.ev_net_se) and st.candidate.rung_id not in others:
             floor = max(floor, st.ev_net - Z_OUT * st.ev_net_se)
     good: list[bool] = []
     known: list[bool] = []
@@ -85,12 +87,13 @@ def settle(stats: Sequence[CandidateStats]) -> tuple[set[SolveKey], int]:
             se = 0.0 if math.isnan(st.ev_net_se) else st.ev_net_se
             g = st.ev_net + Z_OUT * se < floor
         good.append(g)
-    priced = [i for i, st in enumerate(stats) if st.priced]
+    priced = [i for i, st in enumerate(stats)
+              if st.priced and st.candidate.rung_id not in others]
     wanted = 0
     if priced:
         b = max(priced, key=lambda i: stats[i].ev_net)
         st = stats[b]
-        if (st.ev_net - Z_OUT * st.ev_net_se > 0
+        if (st.ev_net - Z_OUT * st.ev_net_se > pass_value
                 and all(g for i, g in enumerate(good) if i != b)):
             if known[b]:
                 good[b] = True
@@ -101,6 +104,13 @@ def settle(stats: Sequence[CandidateStats]) -> tuple[set[SolveKey], int]:
         key = st.candidate.key
         ok[key] = ok.get(key, True) and g
     return {k for k, v in ok.items() if v}, wanted
+
+
+def no_bids(result: Evaluation) -> frozenset[str]:
+    """Rows that are no bid (a purchase's unsupported outcome) when the bid's value does not
+    use them: they compete with no bid for the rounds' stopping rule."""
+    return frozenset(r["rung"] for r in result.rows if r["outcome_of"]
+                     and result.outcomes.get(r["outcome_of"], {}).get("support_share", 1) >= 1)
 
 
 def deals_for_se(p: float, n: int) -> int:
@@ -155,7 +165,9 @@ def _next_size(result: Evaluation, active: list[SolveKey], m: int, cap: int, wan
         return min(cap, m + step)
     # the SE asked for is that of the best priced candidate (the bid, or the rung that
     # "pass" is compared with): its search goes on even when plainly negative
-    priced = [(st.ev_net, st.candidate.key) for st in result.stats if st.priced]
+    others = no_bids(result)
+    priced = [(st.ev_net, st.candidate.key) for st in result.stats
+              if st.priced and st.candidate.rung_id not in others]
     if priced:
         best_key = max(priced, key=lambda x: x[0])[1]
         if best_key not in active:
@@ -186,7 +198,8 @@ def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler
         else:
             solve_before(solver, active, m, deadline)
         result = score()
-        settled, wanted = settle(result.stats)
+        settled, wanted = settle(result.stats, result.recommendation.pass_value,
+                                 no_bids(result))
         if deadline is not None and time.perf_counter() > deadline:
             result.time_limited = any(k not in settled for k in solver.keys)
             if result.time_limited:

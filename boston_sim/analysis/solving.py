@@ -36,6 +36,9 @@ mean is then never missing, and the few first counts steady its variance estimat
 NO_TRICK = 0  # the misère question: can the declarer take no trick?
 UNCOUNTED = -1  # a two-phase trick search's failed deal whose count was not searched
 FAIL_COUNT_STREAM = 0x6661696C  # the failures' coin flips: a random stream of their own
+PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
+SIDE_COLUMN = 2  # the side mask's column in a solver job row
+JOB_WIDTH = 6  # fields of a solver job row (solver.value_job, solver.question_job)
 
 
 def fail_count_uniforms(seed: int, n: int) -> np.ndarray:
@@ -45,6 +48,15 @@ def fail_count_uniforms(seed: int, n: int) -> np.ndarray:
     rounds, nor the search changes which deals are counted."""
     seq = np.random.SeedSequence([int(seed), FAIL_COUNT_STREAM])
     return np.random.Generator(np.random.PCG64(seq)).random(n)
+
+
+def partner_draws(seed: int, n: int, k: int) -> np.ndarray:
+    """Which of ``k`` partner seats deals ``0..n-1`` put on the declarer's side, uniformly
+    at random from a stream of their own: like :func:`fail_count_uniforms`, a deal's draw
+    depends only on the seed and its index. Averaging over the deals averages the seats."""
+    seq = np.random.SeedSequence([int(seed), PARTNER_STREAM])
+    u = np.random.Generator(np.random.PCG64(seq)).random(n)
+    return np.minimum((u * k).astype(np.int64), k - 1)
 
 
 def first_guess(done: np.ndarray) -> int:
@@ -70,7 +82,7 @@ class _Batch:
             res: np.ndarray) -> None:
         """Search ``deals[todo]`` with ``rows`` (one row for all, or one per deal)."""
         self.hands.append(deals[todo])
-        self.jobs.append(np.broadcast_to(np.asarray(rows, np.int64), (len(todo), 6)))
+        self.jobs.append(np.broadcast_to(np.asarray(rows, np.int64), (len(todo), JOB_WIDTH)))
         self.spans.append((key, self.size, todo, res))
         self.size += len(todo)
 
@@ -150,6 +162,20 @@ class Solver:
         if key.boston:
             deals = boston_card_transform(deals, key.strain)
         return deals
+
+    def _per_deal(self, key: SolveKey, row: Sequence[int], lo: int,
+                  idx: np.ndarray) -> np.ndarray | Sequence[int]:
+        """The job rows of the key's deals ``lo + idx``: ``row`` itself, or, for a key that
+        averages partner seats (:attr:`SolveKey.partners`), one row per deal with that deal's
+        partner on the declaring side."""
+        if not key.partners:
+            return row
+        seats = np.asarray(key.partners, np.int64)
+        pick = partner_draws(self.seed, lo + (int(idx.max()) + 1 if len(idx) else 0),
+                             len(seats))[lo + idx]
+        rows = np.tile(np.asarray(row, np.int64), (len(idx), 1))
+        rows[:, SIDE_COLUMN] = key.side_mask | (1 << seats[pick])
+        return rows
 
     def _counts_misere(self) -> bool:
         return self.misere_tricks == "min"
@@ -235,7 +261,9 @@ class Solver:
             row = s.question_job(key.strain, key.leader, key.side_mask, "at_least",
                                  self.floors[key])
             deals = self._deals_for(key, lo, n)
-            ask.add(key, deals, row, np.arange(len(deals)), np.empty(0, np.int8))
+            every = np.arange(len(deals))
+            ask.add(key, deals, self._per_deal(key, row, lo, every), every,
+                    np.empty(0, np.int8))
         out = ask.run(s, deadline, None)
         for key, lo, todo, _ in ask.spans:
             ans = out[lo : lo + len(todo)]
@@ -271,8 +299,9 @@ class Solver:
         g = first_guess(self.results[key])
         guess = np.where(made[sel], max(g, t), min(g, t - 1)) if g >= 0 else np.where(
             made[sel], t, t - 1)
-        rows = np.tile(np.asarray(s.value_job(key.strain, key.leader, key.side_mask, "max"),
-                                  np.int64), (len(sel), 1))
+        row = s.value_job(key.strain, key.leader, key.side_mask, "max")
+        rows = np.array(np.broadcast_to(self._per_deal(key, row, done, sel),
+                                        (len(sel), JOB_WIDTH)))
         rows[:, 5] = guess
         batch.add(key, self._deals_for(key, done, done + m), rows, sel, res)
         return m - len(sel)
@@ -284,10 +313,11 @@ class Solver:
         deals = self._deals_for(key, lo, n)
         res = np.ones(len(deals), dtype=np.int8)
         row, todo = self._job_row(key, deals, res)
+        row = self._per_deal(key, row, lo, todo)
         ans = self._answers.pop(key, None)
         if ans is not None and len(ans):
             t = self.floors[key]
-            rows = np.tile(np.asarray(row, np.int64), (len(todo), 1))
+            rows = np.array(np.broadcast_to(np.asarray(row, np.int64), (len(todo), JOB_WIDTH)))
             rows[: len(ans), 5] = np.where(ans == 1, t, t - 1)
             row = rows
         batch.add(key, deals, row, todo, res)

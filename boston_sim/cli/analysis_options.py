@@ -57,8 +57,13 @@ Preference = Annotated[str | None, typer.Option(
 Senior = Annotated[str | None, typer.Option(
     "--senior", help="Russian Boston: the senior suit (the first deal's turn-up).")]
 Partner = Annotated[str | None, typer.Option(
-    "--partner", help="Partner's seat in pair contracts: opposite, left or right "
-                      "(a random partner hand is pessimistic).")]
+    "--partner", help="Partner's seat in pair contracts: opposite, left, right, or average "
+                      "(each deal one of the three at random); a random partner hand is "
+                      "pessimistic.")]
+MisereTricks = Annotated[str | None, typer.Option(
+    "--misere-tricks", help="bool (default): a misère is the yes/no search 'no trick?'; "
+                            "min: count the declarer's fewest tricks (slower). Also "
+                            "--option misere_tricks=min.")]
 Risk = Annotated[float, typer.Option(
     "--risk", help="P(loss) column: probability of losing more than this many counters.")]
 Threads = Annotated[int | None, typer.Option(
@@ -73,8 +78,11 @@ def build_settings(*, rules: str | None, seat: str | None, option: list[str] | N
                    samples: int | None, precision: float | None, max_time: float | None,
                    seed: int, known: list[str] | None, constraint: list[str] | None,
                    turnup: str | None, preference: str | None, senior: str | None,
-                   partner: str | None, risk: float, threads: int | None) -> AnalysisSettings:
-    """The settings the shared options ask for (None: the analysis default)."""
+                   partner: str | None, risk: float, threads: int | None,
+                   misere_tricks: str | None = None) -> AnalysisSettings:
+    """The settings the shared options ask for (None: the analysis default).
+    ``misere_tricks`` is an analysis setting that ``--option`` may give too (no rule set has
+    such an option); the flag and the option must agree."""
     from ..errors import SamplingError
     from ..settings import AnalysisSettings
 
@@ -82,8 +90,14 @@ def build_settings(*, rules: str | None, seat: str | None, option: list[str] | N
         raise SamplingError("give either --samples or --precision, not both")
     context = {k: v for k, v in (("preference", preference), ("senior", senior))
                if v is not None}
+    options = parse_options(option)
+    given = options.pop("misere_tricks", None)
+    if given is not None and misere_tricks is not None and given != misere_tricks:
+        raise SamplingError(f"--misere-tricks {misere_tricks} and --option "
+                            f"misere_tricks={given} disagree")
+    misere = misere_tricks if misere_tricks is not None else given
     return AnalysisSettings.build(
-        rules=rules, seat=seat, options=parse_options(option), samples=samples,
+        rules=rules, seat=seat, options=options, samples=samples,
         precision=precision, seed=seed, known=known, constraints=constraint, turnup=turnup,
         partner=partner, context=context or None, risk_threshold=risk, threads=threads,
-        max_time=max_time)
+        max_time=max_time, **({} if misere is None else {"misere_tricks": misere}))

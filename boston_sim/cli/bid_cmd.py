@@ -16,6 +16,7 @@ from .analysis_options import (
     Constraints,
     Known,
     MaxTime,
+    MisereTricks,
     Options,
     Partner,
     PlotFile,
@@ -65,6 +66,7 @@ def bid(
     preference: Preference = None,
     senior: Senior = None,
     partner: Partner = DEFAULT_PARTNER,
+    misere_tricks: MisereTricks = None,
     risk: Risk = 0.0,
     threads: Threads = None,
     json_out: JsonOut = False,
@@ -84,7 +86,8 @@ def bid(
         settings = build_settings(
             rules=rules, seat=seat, option=option, samples=samples, precision=precision,
             max_time=max_time, seed=seed, known=known, constraint=constraint, turnup=turnup,
-            preference=preference, senior=senior, partner=partner, risk=risk, threads=threads)
+            preference=preference, senior=senior, partner=partner, risk=risk, threads=threads,
+            misere_tricks=misere_tricks)
         check_request(settings, hand=hand)
         csv_file, plot = check_outputs(csv=csv_file, plot=plot, inputs=[rules])
         if deals_out is not None:

@@ -21,6 +21,8 @@ KNOWN_CHOICES = {
     "boston_bonus": ("any_holder", "declarer_only"),  # A-50
 }
 NUMBER_MIN = {"pool": 0}  # a pool (A-07) is won on success and paid on failure: never < 0
+# A probability the code reads by name: the share of purchases a partner supports (§3.5).
+PROBABILITY_OPTIONS = ("purchase_support",)
 _OPTION_FIELDS = ("default", "choices", "type", "min", "max", "unsupported", "help")
 
 # Fields of a payment record, by type (``reason``: why it is so; ``senior``: the tariff
@@ -187,6 +189,14 @@ def _check_known_option(spec: OptionSpec, ck: Checker) -> None:
         spec.choices is not None or spec.minimum is None or spec.minimum < NUMBER_MIN[name]
     ):
         raise ck.fail(f"{where}min", f'expected type = "number" with min >= {NUMBER_MIN[name]}')
+    if name in PROBABILITY_OPTIONS and (
+        spec.choices is not None
+        or spec.minimum is None
+        or spec.maximum is None
+        or spec.minimum < 0
+        or spec.maximum > 1
+    ):
+        raise ck.fail(f"{where}min", 'expected type = "number" with 0 <= min and max <= 1')
 
 
 def positive_option(spec: OptionSpec) -> bool:
@@ -262,6 +272,19 @@ def check_unique_ids(rungs: list[Rung], ck: Checker) -> None:
     dup = {x for x in ids if ids.count(x) > 1}
     if dup:
         raise ck.fail("rungs.id", f"duplicate id {min(dup)!r}")
+
+
+def check_outcomes(rungs: list[Rung], ck: Checker) -> None:
+    """A bid's other outcome (``outcome_of``) is listed just after that bid, which is a bid."""
+    for i, r in enumerate(rungs):
+        if r.outcome_of is None:
+            continue
+        prev = rungs[i - 1] if i else None
+        if prev is None or prev.id != r.outcome_of or prev.outcome_of is not None:
+            raise ck.fail(
+                f"rungs[{r.id}].outcome_of",
+                f"{r.outcome_of!r} must be the bid listed just before it",
+            )
 
 
 def check_rank_order(rungs: list[Rung], ck: Checker) -> None:

@@ -60,10 +60,11 @@ _RUNG_FIELD_DEFAULTS: dict[str, Any] = {
     "pool_bid": False,
     "pool_double": False,
     "slam_failure": False,
+    "analysis_priced": True,
     "note": "",
 }
 _RUNG_REQUIRED = ("id", "name", "kind", "target", "trump", "leader", "side", "payers", "payment")
-_RUNG_FLAGS = ("stop_early", "pool_bid", "pool_double", "slam_failure")
+_RUNG_FLAGS = ("stop_early", "pool_bid", "pool_double", "slam_failure", "analysis_priced")
 _TOP_KNOWN = {
     "id",
     "name",
@@ -82,11 +83,15 @@ _TOP_KNOWN = {
     "boston_card_bonus",
     "as_printed",
     "notes",
+    "all_pass",
 }
 _HEADER = ("id", "name", "source", "unit")
 _RUNG_KNOWN = (
-    set(_RUNG_REQUIRED) | set(_RUNG_FIELD_DEFAULTS) | {"rank", "optional", "tricks", "above"}
+    set(_RUNG_REQUIRED)
+    | set(_RUNG_FIELD_DEFAULTS)
+    | {"rank", "optional", "tricks", "above", "outcome_of"}
 )
+_ALL_PASS_KNOWN = {"game", "note", "value", "option", "negate"}
 # Values of an ``optional`` rung's option that leave the rung out of the ladder.
 _OFF = ("off", "False", "false", "0")
 
@@ -210,6 +215,7 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
     multiplier_option = _multiplier_option(raw, specs, ck)
     bonus = _boston_bonus(raw, ck)
     partout = _partout(raw, specs, ck)
+    all_pass = _all_pass(raw, specs, ck)
     as_printed = raw.get("as_printed")
     if as_printed is not None and not isinstance(as_printed, dict):
         raise ck.fail("as_printed", "expected a table")
@@ -237,6 +243,7 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
         multiplier_option=multiplier_option,
         boston_bonus=bonus,
         partout=partout,
+        all_pass=all_pass,
         as_printed=as_printed,
         _lookup=checks.lookup_table(rungs, ck),
     )
@@ -338,6 +345,35 @@ def _partout(raw: dict[str, Any], specs: Mapping[str, OptionSpec], ck: Checker) 
     return partout
 
 
+def _all_pass(raw: dict[str, Any], specs: Mapping[str, OptionSpec], ck: Checker) -> Any:
+    """What passing is worth: the all-pass game (``game``, and ``note``: what the estimator
+    leaves out of it) and the declarer's net when everybody passes, a fixed ``value`` or the
+    value of a number ``option`` (``negate``: the option is a fine paid, A-35)."""
+    ap = raw.get("all_pass")
+    if ap is None:
+        return None
+    if not isinstance(ap, dict):
+        raise ck.fail("all_pass", "expected a table")
+    for key in ap:
+        if key not in _ALL_PASS_KNOWN:
+            raise ck.fail(f"all_pass.{key}", "unknown field")
+    for key in ("game", "note"):
+        if key in ap and not isinstance(ap[key], str):
+            raise ck.fail(f"all_pass.{key}", f"expected a string, got {ap[key]!r}")
+    if ("value" in ap) == ("option" in ap):
+        raise ck.fail("all_pass", "give either value (a number) or option (a number option)")
+    if "value" in ap and not checks.is_number(ap["value"]):
+        raise ck.fail("all_pass.value", f"expected a number, got {ap['value']!r}")
+    opt = ap.get("option")
+    if opt is not None and (
+        not isinstance(opt, str) or opt not in specs or specs[opt].choices is not None
+    ):
+        raise ck.fail("all_pass.option", f"{opt!r} is not a declared number option")
+    if not isinstance(ap.get("negate", False), bool):
+        raise ck.fail("all_pass.negate", f"expected true/false, got {ap['negate']!r}")
+    return ap
+
+
 # --------------------------------------------------------------------------- the ladder
 
 
@@ -367,15 +403,23 @@ def _ladder(
             if k not in _RUNG_KNOWN:
                 raise ck.fail(f"{where}{k}", "unknown field")
         included = _included(rec, where, ck, specs, options)
-        rung = _rung_in_every_variant(rec, len(rungs) + 1, i + 1, where, ck, specs, tables, options)
+        # a bid's other outcome shares its rank (the bid's, listed just before)
+        rank = rungs[-1].rank if rec.get("outcome_of") and rungs else _bids(rungs) + 1
+        rung = _rung_in_every_variant(rec, rank, i + 1, where, ck, specs, tables, options)
         every.append(rung)
         if included:
             rungs.append(rung)
     for ladder in (every, rungs):
         checks.check_unique_ids(ladder, ck)
+        checks.check_outcomes(ladder, ck)
         checks.check_rank_order(ladder, ck)
         checks.lookup_table(ladder, ck)
     return rungs
+
+
+def _bids(rungs: list[Rung]) -> int:
+    """How many bids (not a bid's other outcome) a ladder holds."""
+    return sum(r.outcome_of is None for r in rungs)
 
 
 def _included(
@@ -476,7 +520,16 @@ def _build_rung(
         payment=payment,
         discard=None if discard == "none" else discard,
         above=above,
+        analysis_priced=rec["analysis_priced"],
+        outcome_of=_outcome_of(rec, where, ck),
     )
+
+
+def _outcome_of(rec: dict[str, Any], where: str, ck: Checker) -> str | None:
+    v = rec.get("outcome_of")
+    if v is not None and (not isinstance(v, str) or not _RUNG_ID.match(v)):
+        raise ck.fail(f"{where}outcome_of", f"expected the id of a rung, got {v!r}")
+    return v
 
 
 def _rung_id(rec: dict[str, Any], position: int, where: str, ck: Checker) -> str:

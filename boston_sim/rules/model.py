@@ -54,7 +54,12 @@ class Rung:
     (2 v 2). ``payers``: how many adversaries pay the per-adversary amount. ``priced`` is
     False where the source gives no payment. ``above``: for a rung placed between trick bids
     (misères, Piccolissimo), the id of the rung it ranks immediately above, as the source
-    places it; the loader checks it against the listed order.
+    places it; the loader checks it against the listed order. ``analysis_priced``: False
+    where the analysis shows only probabilities although the rules price the call (Solo
+    Whist's Proposal: nobody may accept, docs/RULES.md §3.3). ``outcome_of``: the id of the
+    bid listed just before, when this record is that bid's other outcome rather than a bid
+    (a Russian purchase nobody supports, §3.5): it shares the bid's rank and is never
+    recommended on its own.
     """
 
     id: str
@@ -78,6 +83,8 @@ class Rung:
     payment: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     discard: str | None = None
     above: str | None = None
+    analysis_priced: bool = True
+    outcome_of: str | None = None
 
     @property
     def trump_dependent(self) -> bool:

@@ -56,6 +56,7 @@ class RuleSet:
     multiplier_option: str | None = None
     boston_bonus: Mapping[str, Any] | None = None
     partout: bool = False
+    all_pass: Mapping[str, Any] | None = None
     as_printed: Mapping[str, Any] | None = None
     _lookup: dict[str, str] = field(default_factory=dict, repr=False)
     _cache: dict[Any, np.ndarray] = field(default_factory=dict, repr=False)
@@ -91,6 +92,29 @@ class RuleSet:
         """White counters per red counter (A-02, A-27), if this rule set has red counters."""
         v = self.options.get("red_in_white")
         return None if v is None else float(v)
+
+    @property
+    def pass_value(self) -> float:
+        """The declarer's net if he passes and so does everybody: the all-pass outcome the
+        file states (``[all_pass]``: a value, or a number option), 0 where it states none."""
+        ap = self.all_pass or {}
+        if "option" in ap:
+            v = float(self.options[ap["option"]])
+            return (-v if ap.get("negate") else v) * self.multiplier + 0.0  # no -0.0
+        return float(ap.get("value", 0.0)) * self.multiplier
+
+    @property
+    def pass_model(self) -> str:
+        """What passing stands for, in words: the file's all-pass game and what is left out."""
+        ap = self.all_pass or {}
+        text = ap.get("game", "no all-pass outcome stated; pass is worth 0")
+        return f"{text} ({ap['note']})" if ap.get("note") else text
+
+    @property
+    def support_share(self) -> float:
+        """The share of purchases a partner supports (option ``purchase_support``, 1 without
+        it): a bid with another outcome (:attr:`Rung.outcome_of`) is valued as that mix."""
+        return float(self.options.get("purchase_support", 1.0))
 
     def misere_partout(self, tricks: list[int]) -> list[float]:
         """This rule set's all-pass Misère Partout (classic Boston, docs/RULES.md §2.1.5):
@@ -280,6 +304,8 @@ class RuleSet:
             "suit_order": list(self.suit_order),
             "suit_classes": list(self.suit_classes),
             "partout": "red_counters" if self.partout else None,
+            "pass_value": self.pass_value,
+            "pass_model": self.pass_model,
             "rungs": rungs,
             "as_printed": _plain(self.as_printed),
         }
@@ -308,6 +334,8 @@ def _rung_dict(r: Rung, other: np.ndarray, senior: np.ndarray) -> dict[str, Any]
         "stop_early": r.stop_early,
         "aliases": list(r.aliases),
         "payment": _json_vec(other, r.tricks),
+        "analysis_priced": r.analysis_priced,
+        "outcome_of": r.outcome_of,
     }
     if r.trump_dependent:
         rd["payment_senior"] = _json_vec(senior, r.tricks)

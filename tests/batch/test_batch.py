@@ -258,7 +258,7 @@ def _solo_never_settles(monkeypatch, an) -> None:
     """Keep Solo's search going to the cap, in full rounds: with rounds this small its 4 first
     deals already decide the bid (and the best bid's search stops once the decision is made)."""
     settle = an.settle
-    monkeypatch.setattr(an, "settle", lambda cs: (settle(cs)[0] - {
+    monkeypatch.setattr(an, "settle", lambda cs, *more: (settle(cs, *more)[0] - {
         st.candidate.key for st in cs if st.candidate.rung_id == "solo"}, 0))
 
 
