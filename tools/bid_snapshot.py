@@ -11,6 +11,7 @@ The files in tests/data/bid_snapshots count every deal: check them with
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tempfile
@@ -60,10 +61,15 @@ def cases() -> list[tuple[str, list[str]]]:
 
 
 def run_case(args: list[str]) -> bytes:
+    """The bid's JSON without what differs from run to run or machine to machine (the
+    manifest: start time, versions, platform) and its schema version."""
     r = subprocess.run([*CLI, *args], cwd=REPO, capture_output=True, check=False)
     if r.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed: {r.stderr.decode()[-500:]}")
-    return r.stdout
+    data = json.loads(r.stdout)
+    for key in ("manifest", "schema_version"):
+        data.pop(key, None)
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def run_batch() -> bytes:
