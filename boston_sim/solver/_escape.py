@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..config import JIT_NONRT
 from ._bits import highbit_index, lowbit_index, popcount
 from ._jit import njit
-from ._layout import NT
+from ._layout import F_BP, F_T, F_TM, NT
 
 ALL_ROUNDS = 16  # no cap on the rounds of ``ducks_for_rounds``
 MAX_GUARDS = 2  # suits resting on ``guarded`` (a third would need more spare tricks)
@@ -83,7 +83,7 @@ def suit_ducks(hl, s, d):
 
 
 @njit(**JIT_NONRT)
-def guarded(hl, s, d, spare):
+def guarded(hl, s, d, spare, shed=0):
     """Suit ``s`` is safe for the declarer ``d`` because of a guard: a defender ``g`` whose
     cards of ``s`` all rank above the declarer's, and whose surplus ``g_s - d_s`` covers
     ``spare`` plus, over the other suits ``u``, ``max(0, min(d_u, L_u) - g_u)`` (``L_u``: the
@@ -96,7 +96,8 @@ def guarded(hl, s, d, spare):
     ``g`` loses the suit faster than the declarer only by discarding it in a round of a suit
     ``u`` that he no longer holds while the declarer must follow (at most
     ``min(d_u, L_u) - g_u`` such rounds, each lowering that term by one), or while the
-    declarer, void too, discards elsewhere (``spare`` such tricks, see ``_suits_escape``).
+    declarer, void too, discards elsewhere (``spare`` such tricks, see ``_suits_escape``; one
+    more for a seat of ``shed``, still to play to the trick under way).
     A discard of ``g`` in another suit raises its term by at most one; when the declarer
     cannot follow he discards from ``s``. So the surplus never falls below the sum, which is
     never negative: ``g`` holds the suit as long as the declarer does.
@@ -115,7 +116,8 @@ def guarded(hl, s, d, spare):
         gs = hl[g * 4 + s]
         if g == d or gs == 0 or (lowbit_index(gs) < top and g != rho):
             continue
-        short = popcount(x) - popcount(gs) + spare  # the cards ``g`` may fall short by
+        # the cards ``g`` may fall short by (one more if he may still discard to this trick)
+        short = popcount(x) - popcount(gs) + spare + ((shed >> g) & 1)
         for u in range(4):
             if u != s:
                 _, lu = _others(hl, u, d)
@@ -135,7 +137,7 @@ def guarded(hl, s, d, spare):
 
 
 @njit(**JIT_NONRT)
-def _suits_escape(hl, d, led, c, tb, row, col):
+def _suits_escape(hl, d, led, c, shed, tb, row, col):
     """Every suit safe for ``d`` with the defenders on lead (``led`` = -1), or after his lead
     of card ``c`` in suit ``led`` (that suit then holds one round less and counts without
     ``c``; it must pass ``ducks_for_rounds``).
@@ -166,7 +168,7 @@ def _suits_escape(hl, d, led, c, tb, row, col):
                 _, lu = _others(hl, u, d)
                 spare += max(0, lu - popcount(hl[d * 4 + u]))
     for s in range(4):
-        if (weak >> s) & 1 and not guarded(hl, s, d, spare):
+        if (weak >> s) & 1 and not guarded(hl, s, d, spare, shed):
             return False
     for s in range(4):
         tb[row, col + s] = 16
@@ -186,7 +188,7 @@ def escapes(hl, trump, d, tb, row, col):
     every table key), 16 for the others."""
     if trump != NT and hl[d * 4 + trump] != 0:
         return False
-    return _suits_escape(hl, d, -1, 0, tb, row, col)
+    return _suits_escape(hl, d, -1, 0, 0, tb, row, col)
 
 
 @njit(**JIT_NONRT)
@@ -209,6 +211,32 @@ def escapes_on_lead(hl, trump, d, tb, row, col):
                 if lo > over:
                     over = lo
         below = x & ((1 << over) - 1) if over > 0 else 0
-        if below != 0 and _suits_escape(hl, d, s, highbit_index(below), tb, row, col):
+        if below != 0 and _suits_escape(hl, d, s, highbit_index(below), 0, tb, row, col):
             return True
     return False
+
+
+@njit(**JIT_NONRT, inline="always")
+def escapes_in_trick(hl, fr, ply, leader, pos, trump, d):
+    """Misère game inside a trick (``pos`` cards played, the search's frames ``fr``): has the
+    lone declarer ``d`` played a card already beaten (the later cards cannot make it win), and
+    does ``escapes`` hold on the hands as they are? Then he loses every trick: the cards
+    still to come to this trick only leave the defenders fewer (``ducks_for_rounds``), but a
+    guard still to play may discard his guarded suit, or follow in a suit the declarer has
+    already played to (his count against the guard then moves by one): one card of margin
+    each (``guarded``'s ``shed``). Sets the node's relevant ranks ``fr[ply, F_T..]`` to the lowest
+    card of each suit, those of the trick included: the answer needs the whole position."""
+    dp = (d - leader) & 3
+    if dp >= pos or fr[ply - 1, F_BP] == dp:
+        return False
+    if trump != NT and hl[d * 4 + trump] != 0:
+        return False
+    shed = 0  # the seats still to play: each may cost a guard one card (see ``guarded``)
+    for i in range(pos, 4):
+        shed |= 1 << ((leader + i) & 3)
+    if not _suits_escape(hl, d, -1, 0, shed, fr, ply, F_T):
+        return False
+    for s in range(4):
+        u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s] | ((fr[ply - 1, F_TM] >> (16 * s)) & 0xFFFF)
+        fr[ply, F_T + s] = lowbit_index(u) if u != 0 else 16
+    return True

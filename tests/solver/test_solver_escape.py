@@ -3,8 +3,10 @@
 ``escapes`` (the defenders on lead) and ``escapes_on_lead`` (the lone declarer on lead) claim
 that the declarer can lose every trick from here; each claim is checked on random endings
 with ``naive.can_reach`` (at most 0 tricks), with the declarer's cards pushed low so that
-the claims hold often, and in trump games too. The search must then agree with the minimax
-where they apply, and settle such a complete deal at its root without expanding a node.
+the claims hold often, and in trump games too. The search, which also asks ``escapes``
+inside a trick once the declarer's card is beaten (``escapes_in_trick``), must then agree with
+the minimax on such endings, and settle such a complete deal at its root without expanding a
+node.
 """
 
 from __future__ import annotations
@@ -163,3 +165,25 @@ def test_a_whole_escape_is_settled_at_the_root() -> None:
     ws = new_workspace(16)
     assert ask_lanes(hl, 4, 0, 0b0001, ws, kind="at_most", target=0) == 1
     assert ws.stats().nodes == 0
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_misere_search_agrees_with_minimax_on_low_declarer_endings(n: int) -> None:
+    """Endings with the declarer's cards pushed low (escapes and near escapes), any leader:
+    the yes/no misère search and the fewest-tricks value against the minimax."""
+    rng = random.Random(4400 + n)
+    ws = new_workspace(16)
+    escaped = 0
+    for _ in range(120 if n == 4 else 40):
+        d = rng.randrange(4)
+        hands = _lowered(rng, naive.random_ending(rng, n), d)
+        trump = rng.choice([4, 4, 4, 0, 1, 2, 3])
+        leader = rng.randrange(4)
+        want = naive.min_tricks(hands, trump, leader, 1 << d)
+        assert solve_lanes(lanes(hands), trump, leader, 1 << d, ws, mode="min") == want, (
+            hands, trump, d, leader)
+        misere = ask_lanes(lanes(hands), trump, leader, 1 << d, ws, kind="at_most", target=0)
+        assert misere == (want == 0), (hands, trump, d, leader)
+        escaped += want == 0
+    assert escaped > 10
+    naive.clear_caches()
