@@ -18,12 +18,16 @@ discards are chosen to keep every one of them.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..config import JIT_NONRT
 from ._bits import highbit_index, lowbit_index, popcount
 from ._jit import njit
-from ._layout import F_BP, F_T, F_TM, NT
+from ._layout import F_BP, F_T, F_TM, I0, NT
 
-ALL_ROUNDS = 16  # no cap on the rounds of ``ducks_for_rounds``
+# (numpy scalars: a Python int passed to a kernel compiles a copy of it per value)
+ALL_ROUNDS = np.int64(16)  # no cap on the rounds of ``ducks_for_rounds``
+NO_LEAD = np.int64(-1)  # ``_suits_escape`` with the defenders on lead
 MAX_GUARDS = 2  # suits resting on ``guarded`` (a third would need more spare tricks)
 
 
@@ -83,7 +87,7 @@ def suit_ducks(hl, s, d):
 
 
 @njit(**JIT_NONRT)
-def guarded(hl, s, d, spare, shed=0):
+def guarded(hl, s, d, spare, shed):
     """Suit ``s`` is safe for the declarer ``d`` because of a guard: a defender ``g`` whose
     cards of ``s`` all rank above the declarer's, and whose surplus ``g_s - d_s`` covers
     ``spare`` plus, over the other suits ``u``, ``max(0, min(d_u, L_u) - g_u)`` (``L_u``: the
@@ -188,7 +192,7 @@ def escapes(hl, trump, d, tb, row, col):
     every table key), 16 for the others."""
     if trump != NT and hl[d * 4 + trump] != 0:
         return False
-    return _suits_escape(hl, d, -1, 0, 0, tb, row, col)
+    return _suits_escape(hl, d, NO_LEAD, I0, I0, tb, row, col)
 
 
 @njit(**JIT_NONRT)
@@ -211,7 +215,7 @@ def escapes_on_lead(hl, trump, d, tb, row, col):
                 if lo > over:
                     over = lo
         below = x & ((1 << over) - 1) if over > 0 else 0
-        if below != 0 and _suits_escape(hl, d, s, highbit_index(below), 0, tb, row, col):
+        if below != 0 and _suits_escape(hl, d, s, highbit_index(below), I0, tb, row, col):
             return True
     return False
 
@@ -234,7 +238,7 @@ def escapes_in_trick(hl, fr, ply, leader, pos, trump, d):
     shed = 0  # the seats still to play: each may cost a guard one card (see ``guarded``)
     for i in range(pos, 4):
         shed |= 1 << ((leader + i) & 3)
-    if not _suits_escape(hl, d, -1, 0, shed, fr, ply, F_T):
+    if not _suits_escape(hl, d, NO_LEAD, I0, shed, fr, ply, F_T):
         return False
     for s in range(4):
         u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s] | ((fr[ply - 1, F_TM] >> (16 * s)) & 0xFFFF)

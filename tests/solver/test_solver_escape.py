@@ -125,14 +125,14 @@ def test_a_guard_needs_a_surplus_over_the_rounds_he_can_discard_in() -> None:
     two of diamonds catches N."""
     safe = [hand("S23 D56"), hand("S4 D9TJ"), hand("S56 D23"), hand("HAKQJ")]
     hl = lanes(safe)
-    assert guarded(hl, 2, 0, 0) and not ducks_for_rounds(hl[2], hl[6] | hl[10] | hl[14], 4)
+    assert guarded(hl, 2, 0, 0, 0) and not ducks_for_rounds(hl[2], hl[6] | hl[10] | hl[14], 4)
     scratch = np.zeros((1, 8), dtype=np.int64)
     assert escapes(hl, 4, 0, scratch, 0, 0)
     for leader in (1, 2, 3):
         assert naive.can_reach(safe, 4, leader, 0b0001, "at_most", 0)
     caught = [hand("H2 D9 C95"), hand("S3 D2 CQ6"), hand("SJ76 HQ"), hand("HJ7 DKT")]
     hl = lanes(caught)
-    assert not guarded(hl, 2, 0, 0)
+    assert not guarded(hl, 2, 0, 0, 0)
     assert not escapes(hl, 4, 0, scratch, 0, 0)
     assert not naive.can_reach(caught, 4, 1, 0b0001, "at_most", 0)
 
