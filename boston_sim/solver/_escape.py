@@ -25,7 +25,8 @@ from ._bits import highbit_index, lowbit_index, popcount
 from ._jit import njit
 from ._layout import F_BP, F_T, F_TM, I0, NT
 
-# (numpy scalars: a Python int passed to a kernel compiles a copy of it per value)
+# (numpy scalars, and I0 to start a sum passed on: a Python int given to a kernel compiles a
+# copy of it per value)
 ALL_ROUNDS = np.int64(16)  # no cap on the rounds of ``ducks_for_rounds``
 NO_LEAD = np.int64(-1)  # ``_suits_escape`` with the defenders on lead
 MAX_GUARDS = 2  # suits resting on ``guarded`` (a third would need more spare tricks)
@@ -34,8 +35,8 @@ MAX_GUARDS = 2  # suits resting on ``guarded`` (a third would need more spare tr
 @njit(**JIT_NONRT, inline="always")
 def _others(hl, s, d):
     """The defenders' cards of suit ``s`` (all seats but ``d``) and their longest holding."""
-    e = 0
-    longest = 0
+    e = I0
+    longest = I0
     for o in range(4):
         if o != d:
             e |= hl[o * 4 + s]
@@ -165,7 +166,7 @@ def _suits_escape(hl, d, led, c, shed, tb, row, col):
             weak |= 1 << s
     if popcount(weak) > MAX_GUARDS:
         return False
-    spare = 0
+    spare = I0
     if popcount(weak) > 1:
         for u in range(4):
             if not (weak >> u) & 1:
@@ -235,7 +236,7 @@ def escapes_in_trick(hl, fr, ply, leader, pos, trump, d):
         return False
     if trump != NT and hl[d * 4 + trump] != 0:
         return False
-    shed = 0  # the seats still to play: each may cost a guard one card (see ``guarded``)
+    shed = I0  # the seats still to play: each may cost a guard one card (see ``guarded``)
     for i in range(pos, 4):
         shed |= 1 << ((leader + i) & 3)
     if not _suits_escape(hl, d, NO_LEAD, I0, shed, fr, ply, F_T):
