@@ -1,5 +1,6 @@
 """The other sound bounds at a trick boundary (DDS's ``LaterTricks`` and kin): sure trump
-tricks, stoppers, and the exact shortcuts of the misère defence against a lone declarer.
+tricks, stoppers, and the exact shortcuts of the misère defence against a lone declarer
+(his escapes: ``_escape``).
 Each test also reports the ranks its answer relies on, for partition search.
 """
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from ..config import JIT_NONRT
 from ._bits import highbit_index, lowbit_index, popcount
+from ._escape import escapes, escapes_on_lead
 from ._jit import njit
 from ._layout import F_T, NT, is_lone_misere, is_max_game, other_side
 from ._trick import kth_rank, top_run
@@ -344,48 +346,6 @@ def forced_win(hl, seat, trump, d, tb, row, col):
     return False
 
 
-@njit(**JIT_NONRT)
-def ducks_in_suit(hl, s, d):
-    """In suit ``s``, is each ``i``-th lowest card of seat ``d`` below the other hands' ``i``-th
-    lowest card (``i`` up to the shorter holding)? The one-suit test of ``always_under``."""
-    x, e = split_suit(hl, s, 1 << d)
-    while x != 0 and e != 0:
-        if (x & -x) > (e & -e):
-            return False
-        x &= x - 1
-        e &= e - 1
-    return True
-
-
-@njit(**JIT_NONRT)
-def always_under(hl, trump, d, tb, row, col):
-    """Misère game, the lone declarer ``d`` not on lead (he has no trump, or no trump
-    contract): can he play under every trick from here on? Yes when, in every suit, his
-    ``i``-th lowest card is below the other hands' ``i``-th lowest card of the suit, for ``i``
-    up to the shorter of the two holdings.
-
-    Why: on lead ``e`` in a suit he holds, that condition gives him a card below ``e`` (his
-    lowest is below the lowest outstanding one); he plays the highest such card, which loses
-    (the led card is higher, and a ruff wins over both). Taking out ``e`` with that card, any
-    other card of the others and any of their discards keeps the condition (each only raises
-    the others' ``i``-th lowest card, or removes the pair as in a greedy matching). Void in the
-    suit led, he discards the highest card of some suit, which keeps it too. So he never wins
-    a trick, and never gets the lead. The answer depends on the order of every card of a suit
-    both sides hold: ``tb[row, col + s]`` = that suit's lowest rank (16 for the others)."""
-    if trump != NT and hl[d * 4 + trump] != 0:
-        return False
-    for s in range(4):
-        if not ducks_in_suit(hl, s, d):
-            return False
-    for s in range(4):
-        tb[row, col + s] = 16
-        u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
-        if hl[d * 4 + s] != 0 and u != hl[d * 4 + s]:
-            tb[row, col + s] = lowbit_index(u)
-    return True
-
-
-
 @njit(**JIT_NONRT, inline="always")
 def trump_cut(hl, fr, ply, seat, trump, countmask, max_game, exact, need, r):
     """At a trick boundary of a trump game (``need`` of the ``r`` tricks left still needed):
@@ -481,11 +441,15 @@ def later_tricks_cut(hl, fr, ply, seat, trump, countmask, maxmask, exact, need, 
                 return 0
         elif need == 1 and stoppers(hl, trump, other_side(countmask), r, fr, ply, F_T):
             return 1
-    # misère-like game against a lone declarer, the defenders on lead: he can play under every
-    # trick (then he takes no more), or they force one on him in one suit
-    if not exact and is_lone_misere(maxmask, countmask) and ((countmask >> seat) & 1) == 0:
-        if always_under(hl, trump, lowbit_index(countmask), fr, ply, F_T):
+    # misère-like game against a lone declarer: he can lose every trick from here (then he
+    # takes no more), or, the defenders on lead, they force one on him in one suit
+    if not exact and is_lone_misere(maxmask, countmask):
+        d = lowbit_index(countmask)
+        if seat != d:
+            if escapes(hl, trump, d, fr, ply, F_T):
+                return 0
+            if need == 1 and forced_win(hl, seat, trump, d, fr, ply, F_T):
+                return 1
+        elif escapes_on_lead(hl, trump, d, fr, ply, F_T):
             return 0
-        if need == 1 and forced_win(hl, seat, trump, lowbit_index(countmask), fr, ply, F_T):
-            return 1
     return -1

@@ -11,8 +11,8 @@ def sure_misere(deals: np.ndarray, side_mask: int, leader: int) -> np.ndarray:
     If in every suit that both he and another seat hold, each of his cards ranks below every
     card of the others, then any card led by another seat is higher than all his cards of
     that suit (he plays under it or discards), so he never wins a trick and never leads again;
-    if he leads to the first trick he needs one such suit to lead. The solver's exhaustive
-    proof of such hands is slow, so they are settled here.
+    if he leads to the first trick he needs one such suit to lead. The solver settles them at
+    its root too (``_escape``, which proves many more escapes); here they cost no job at all.
     """
     m = len(deals)
     if side_mask.bit_count() != 1:

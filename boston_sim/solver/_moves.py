@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..config import JIT_NONRT
 from ._bits import highbit_index, lowbit_index, popcount
+from ._escape import suit_ducks
 from ._jit import njit
-from ._later_tricks import ducks_in_suit
 from ._layout import (
     F_BP,
     F_CARD,
@@ -265,7 +265,7 @@ def _misere_danger(hl, fr, ply, seat, pos, maxmask, countmask, is_max, in_count)
     if (not is_max and in_count and is_lone_misere(maxmask, countmask) and pos > 0
             and hl[seat * 4 + (fr[ply - pos, F_CARD] >> 4)] == 0):
         for s in range(4):
-            if not ducks_in_suit(hl, s, seat):
+            if not suit_ducks(hl, s, seat):
                 danger |= 1 << s
     return danger
 

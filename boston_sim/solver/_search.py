@@ -12,6 +12,7 @@ import numpy as np
 
 from ..config import JIT_NONRT
 from ._bits import fetch_add, lowbit_index, popcount
+from ._escape import escapes_in_trick
 from ._jit import njit
 from ._later_tricks import later_tricks_cut, trump_cut
 from ._layout import (
@@ -195,6 +196,9 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
                             is_max_game(P[P_MAXMASK], countmask), target - fr[ply, F_WON])
         if c >= 0:
             return c
+        if is_lone_misere(P[P_MAXMASK], countmask) and escapes_in_trick(
+                hl, fr, ply, leader, pos, P[P_TRUMP], lowbit_index(countmask)):
+            return 0  # the misère declarer is beaten in this trick and loses every other
     P[P_NODES] += 1
     fr[ply, F_NM] = gen_moves(hl, fr, P, seat, pos, leader, mv, ply)
     fr[ply, F_IDX] = 0

@@ -15,8 +15,9 @@ exact values of ``tests/naive.py``:
 * ``trump_behind_rho`` and ``second_and_third_trumps``: with the other side on lead, the
   counted side then takes a trick;
 * ``stoppers``: the side on lead then cannot take every trick (``max_tricks`` <= n - 1);
-* ``always_under`` (misère): a lone declarer whose cards lie below the others' in every suit
-  takes no trick against any defender's lead (``min_tricks`` == 0);
+* ``escapes`` (misère): a lone declarer whose cards lie below the others' in every suit
+  takes no trick against any defender's lead (``min_tricks`` == 0; the test's other cases
+  are checked in ``test_solver_escape``);
 * ``sure_trick`` (inside a trick): the side it names wins the trick however the others play
   (every way of finishing the trick is tried), also where the cards below the rank it
   reports lie elsewhere.
@@ -31,8 +32,8 @@ import numpy as np
 import pytest
 from naive import lanes
 
+from boston_sim.solver._escape import escapes
 from boston_sim.solver._later_tricks import (
-    always_under,
     second_and_third_trumps,
     split_top_trumps,
     stoppers,
@@ -384,8 +385,8 @@ def test_solver_agrees_with_minimax_where_stoppers_apply(n: int) -> None:
             assert got == naive.max_tricks(hands, trump, leader, s), (hands, trump, s, leader)
 
 
-def _always_under_endings(rng: random.Random, n: int, count: int):
-    """Random endings (trump, declarer, hands) in which ``always_under`` holds; half of them
+def _low_declarer_endings(rng: random.Random, n: int, count: int):
+    """Random endings (trump, declarer, hands) in which ``escapes`` holds; half of them
     with the declarer's cards replaced by the lowest of their suits, so that the test holds
     often enough to find."""
     out = []
@@ -403,23 +404,23 @@ def _always_under_endings(rng: random.Random, n: int, count: int):
                     low, owner = min(others)
                     hands[owner] ^= (1 << low) | (1 << bit)
                     hands[d] ^= (1 << low) | (1 << bit)
-        if always_under(lanes(hands), trump, d, scratch, 0, 0):
+        if escapes(lanes(hands), trump, d, scratch, 0, 0):
             out.append((trump, d, hands))
     return out
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_always_under_keeps_the_declarer_out_of_every_trick(n: int) -> None:
+def test_escapes_keeps_the_declarer_out_of_every_trick(n: int) -> None:
     """Whichever defender leads, a lone declarer whose cards pass the test takes no trick."""
     rng = random.Random(1900 + n)
-    for trump, d, hands in _always_under_endings(rng, n, 30 if n < 5 else 8):
+    for trump, d, hands in _low_declarer_endings(rng, n, 30 if n < 5 else 8):
         for leader in range(4):
             if leader != d:
                 got = naive.min_tricks(hands, trump, leader, 1 << d)
                 assert got == 0, (hands, trump, d, leader)
 
 
-def test_always_under_needs_the_declarer_without_trumps() -> None:
+def test_escapes_needs_the_declarer_without_trumps() -> None:
     """N (2 of spades, 3 of hearts) against E (4 of hearts, 3 of diamonds), S (5 of hearts, 4
     of diamonds) and W (6 of hearts, 5 of diamonds), E on lead: at no trump N plays under
     every trick, but with spades trumps a diamond lead leaves him a trump he must play, and
@@ -430,14 +431,14 @@ def test_always_under_needs_the_declarer_without_trumps() -> None:
              1 << (card["H"] + 5) | 1 << (card["D"] + 4),
              1 << (card["H"] + 6) | 1 << (card["D"] + 5)]
     scratch = np.zeros((1, 8), dtype=np.int64)
-    assert always_under(lanes(hands), 4, 0, scratch, 0, 0)
+    assert escapes(lanes(hands), 4, 0, scratch, 0, 0)
     assert naive.min_tricks(hands, 4, 1, 0b0001) == 0
-    assert not always_under(lanes(hands), 0, 0, scratch, 0, 0)
+    assert not escapes(lanes(hands), 0, 0, scratch, 0, 0)
     assert naive.min_tricks(hands, 0, 1, 0b0001) == 1
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
-def test_solver_agrees_with_minimax_where_always_under_applies(n: int) -> None:
+def test_solver_agrees_with_minimax_where_escapes_applies(n: int) -> None:
     """The search's use of the test: a cut-off in the misère game (the lone declarer
     minimises) at every trick boundary with a defender on lead, checked from positions where
     it holds at once and, with the declarer on lead, one lead before."""
@@ -445,7 +446,7 @@ def test_solver_agrees_with_minimax_where_always_under_applies(n: int) -> None:
 
     rng = random.Random(2000 + n)
     ws = new_workspace(16)
-    for trump, d, hands in _always_under_endings(rng, n, 20 if n < 5 else 6):
+    for trump, d, hands in _low_declarer_endings(rng, n, 20 if n < 5 else 6):
         for leader in range(4):
             want = naive.min_tricks(hands, trump, leader, 1 << d)
             assert solve_lanes(lanes(hands), trump, leader, 1 << d, ws, mode="min") == want, (
