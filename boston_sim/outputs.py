@@ -118,6 +118,17 @@ def io_failure(e: OSError, path: str | Path, doing: str = "write") -> Exception:
     return WriteFailure(f"cannot {doing} {clip(path)}: {reason}")
 
 
+def replace_synced(tmp: Path, dest: Path) -> None:
+    """Flush ``tmp`` to disk, then rename it over ``dest``: a crash leaves the old file or
+    the whole new one, never a part."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, dest)
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path`` to write; on success it is fsynced and renamed
@@ -127,12 +138,7 @@ def atomic_output(path: str | Path) -> Iterator[Path]:
     tmp = temp_path(p)
     try:
         yield tmp
-        fd = os.open(tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, p)
+        replace_synced(tmp, p)
     except OSError as e:
         _discard(tmp)
         raise io_failure(e, p) from None

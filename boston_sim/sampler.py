@@ -69,7 +69,7 @@ _HCP_RANKS = ((14, 4), (13, 3), (12, 2), (11, 1))
 def check_seed(seed: int) -> None:
     """A seed is a whole number >= 0 (numpy's generators take no other)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise SamplingError(f"the seed must be a whole number >= 0, not {seed!r}")
+        raise SamplingError(f"the seed (--seed) must be a whole number >= 0, not {seed!r}")
 
 
 def seed_for(run_seed: int, index: int) -> int:

@@ -90,7 +90,7 @@ class AnalysisSettings:
         if isinstance(self.seed, int) and self.seed < 0:
             from .errors import SamplingError
 
-            raise SamplingError(f"the seed must be a whole number >= 0, not {self.seed}")
+            raise SamplingError(f"the seed (--seed) must be a whole number >= 0, not {self.seed}")
         from .limits import check_settings_numbers  # every number in its documented range
 
         check_settings_numbers(self)

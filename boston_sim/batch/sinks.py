@@ -23,7 +23,7 @@ from typing import Any
 from ..analysis.result import json_value
 from ..errors import BostonSimError
 from ..limits import clip
-from ..outputs import atomic_output, write_bytes_atomic
+from ..outputs import atomic_output, replace_synced, write_bytes_atomic
 from .records import (
     ERROR_COLUMNS,
     EXT_TO_OUTPUT,
@@ -329,12 +329,7 @@ class ParquetSink:
         tmp = part.with_suffix(".parquet.tmp")
         try:
             rows_frame(rows, ROW_SCHEMA).to_parquet(tmp, index=False)
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, part)
+            replace_synced(tmp, part)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise

@@ -25,7 +25,7 @@ def test_a_negative_seed_is_a_one_line_usage_error(command, tmp_path):
     out = ["--out", str(tmp_path / "r.csv")] if command[0] == "batch" else []
     res = runner.invoke(app, [*command, *out, "--seed", "-1"])
     assert res.exit_code == 2, res.output
-    assert res.output.strip() == "error: the seed must be a whole number >= 0, not -1"
+    assert res.output.strip() == "error: the seed (--seed) must be a whole number >= 0, not -1"
     assert "Traceback" not in res.output and not (tmp_path / "r.csv").exists()
 
 
