@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import alive as _alive
+from helpers import children as _children
 
 from boston_sim.batch import load_results, run_batch
 
@@ -27,26 +29,6 @@ N_HANDS = 16
 TRIALS = 21
 FORMATS = ("csv", "jsonl", "parquet")
 CHILD_EXIT_S = 20  # a worker notices its parent's death within about a second
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(d.name))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _same(a: Path, b: Path, fmt: str) -> bool:

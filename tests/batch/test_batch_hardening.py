@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import alive as _alive
+from helpers import children as _children
 from typer.testing import CliRunner
 
 from boston_sim.batch import output_paths, read_jobs, run_batch
@@ -192,27 +194,6 @@ def test_plot_of_a_directory_without_results_writes_nothing(tmp_path):
 # --------------------------------------------------------------------------- processes
 
 SLOW_HANDS = ["KQ.AJ975.K84.Q63", "T.J6.AQT9876.AQ8", "AK8.KQT75.5.KJT9", "QJ976.A98.KJ.765"]
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(d.name))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def _start_two_workers(tmp_path: Path) -> tuple[subprocess.Popen, list[int]]:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import typer
 from conftest import skip_unless_ci
+from helpers import app_raising as _app_raising
 from typer.main import get_command
 from typer.testing import CliRunner
 
@@ -136,17 +137,6 @@ def test_import_boston_sim_is_light() -> None:
 
 
 # --------------------------------------------------------------------------- user errors
-
-
-def _app_raising(exc: BaseException) -> typer.Typer:
-    demo = typer.Typer()
-
-    @demo.command()
-    def go() -> None:
-        with user_errors():
-            raise exc
-
-    return demo
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import app_raising as _app_raising
 from typer.testing import CliRunner
 
 import boston_sim.analysis
@@ -178,21 +179,6 @@ def test_an_ascii_terminal_gets_letters_not_a_traceback():
     proc = _cli("rules", "boston_foster", env={"PYTHONIOENCODING": "ascii"})
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
-
-
-def _app_raising(exc: BaseException):
-    import typer
-
-    from boston_sim.cli.common import user_errors
-
-    demo = typer.Typer()
-
-    @demo.command()
-    def go() -> None:
-        with user_errors():
-            raise exc
-
-    return demo
 
 
 @pytest.mark.parametrize("exc, code, needle", [

@@ -1,0 +1,46 @@
+"""Small helpers several test files share (importable as ``helpers``: conftest puts tests/ on
+sys.path): the child processes of a process, whether one is alive, and a one-command CLI app
+that raises a given exception inside the CLI's error handling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def children(pid: int) -> list[int]:
+    """The pids whose parent is ``pid`` (read from /proc)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def app_raising(exc: BaseException):
+    """A typer app whose one command raises ``exc`` inside ``cli.common.user_errors``."""
+    import typer
+
+    from boston_sim.cli.common import user_errors
+
+    demo = typer.Typer()
+
+    @demo.command()
+    def go() -> None:
+        with user_errors():
+            raise exc
+
+    return demo
