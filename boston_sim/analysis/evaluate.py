@@ -286,7 +286,7 @@ def recommend(rs: RuleSet, rows: list[dict[str, Any]],
     outcome is no bid), or "pass" when every bid expects less than passing
     (:attr:`RuleSet.pass_value`, 0 unless the all-pass outcome is priced); marks its row
     ``recommended``."""
-    priced = [r for r in rows if r["chosen"] and r["priced"] and not r.get("outcome_of")]
+    priced = [r for r in rows if r["chosen"] and r["priced"] and not r["outcome_of"]]
     if not priced:
         return Recommendation(reason=f"no priced rung: {rs.name} gives no payments for these "
                                      "contracts, so only probabilities are shown")

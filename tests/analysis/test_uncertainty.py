@@ -203,7 +203,7 @@ def test_diff_and_its_se_describe_the_same_samples():
     a = np.r_[b, rng.normal(14, 5, 30)]
     rows = [{"rung": r, "name": r, "rank": i, "chosen": True, "priced": True, "trump": "S",
              "ev_net": float(v.mean()), "ev_net_se": float(v.std(ddof=1) / math.sqrt(len(v))),
-             "p_make": 0.5, "recommended": False}
+             "p_make": 0.5, "recommended": False, "outcome_of": None}
             for i, (r, v) in enumerate((("seven", a), ("eight", b)))]
     rs = load_rules("boston_foster")
     r = recommend(rs, rows, {"seven": a, "eight": b})
