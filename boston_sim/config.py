@@ -57,6 +57,11 @@ TIME_STEP: int = 2
 # A weak hand's exact counts of 1-3 tricks cost ~1000x the question; 0.1 cut a pass hand's
 # work about 5x (docs/PERFORMANCE.md). 1 counts every deal. BOSTON_SIM_FAIL_COUNT_RATE overrides.
 FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "0.1"))
+
+# The double-dummy bracket (analysis/bracket.py): deals replayed per contending rung and the
+# layouts a single-dummy seat draws per decision; docs/PERFORMANCE.md has what they cost.
+BRACKET_DEALS: int = 24
+BRACKET_LAYOUTS: int = 10
 # A trick search goes two-phase only if at least this share of its pilot's deals failed the
 # lowest target: where makes are common the question costs about as much as the count.
 TWO_PHASE_MIN_FAIL_SHARE: float = 0.75

@@ -19,6 +19,8 @@ SEED_MAX = 2**63 - 1  # seeds are 0..2**63-1 (numpy's SeedSequence takes no nega
 SAMPLES_MAX = 200_000  # deals of one analysis; 10x the precision mode's cap
 SAMPLES_MIN = 2  # the SE of one deal is undefined
 THREADS_MAX = 1024  # solver threads, and batch worker processes
+BRACKET_DEALS_MAX = 10_000  # deals replayed per rung by the bracket
+BRACKET_LAYOUTS_MAX = 1_000  # layouts per single-dummy decision
 MAX_TIME_MAX = 7 * 24 * 3600.0  # seconds: one week
 RISK_MAX = 1e6  # counters: |--risk| at most this
 PRECISION_MIN = 1e-3  # counters: finer asks for more deals than any cap allows
@@ -108,6 +110,8 @@ def check_settings_numbers(s: Any) -> None:
     check_real("--risk", s.risk_threshold, -RISK_MAX, RISK_MAX)
     if s.threads is not None:
         check_int("--threads", s.threads, 1, THREADS_MAX)
+    check_int("--bracket-deals", s.bracket_deals, 1, BRACKET_DEALS_MAX)
+    check_int("--bracket-layouts", s.bracket_layouts, 1, BRACKET_LAYOUTS_MAX)
     for name, values in (("--known", s.known), ("--constraint", s.constraints)):
         for v in values:
             check_text(name, v)

@@ -13,7 +13,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .config import DEFAULT_PARTNER, DEFAULT_RULES, DEFAULT_SEAT, FAIL_COUNT_RATE, MAX_SAMPLES
+from .config import (
+    BRACKET_DEALS,
+    BRACKET_LAYOUTS,
+    DEFAULT_PARTNER,
+    DEFAULT_RULES,
+    DEFAULT_SEAT,
+    FAIL_COUNT_RATE,
+    MAX_SAMPLES,
+)
 from .errors import BostonSimError
 
 Pairs = tuple[tuple[str, Any], ...]
@@ -60,6 +68,9 @@ class AnalysisSettings:
     ``fail_count_rate``: in a trick search whose deals mostly fail its lowest target, the
     share of the failed deals past its first few whose trick count is searched (the others
     only answered "fewer than the lowest target"); 1 counts them all.
+    ``bracket``: also replay the contending rungs blind-lead and single-dummy
+    (:mod:`boston_sim.analysis.bracket`) on their first ``bracket_deals`` deals, a
+    single-dummy seat drawing ``bracket_layouts`` layouts per decision.
     ``threads``: solver threads (None: all cores).
     """
 
@@ -79,6 +90,9 @@ class AnalysisSettings:
     misere_tricks: str = "bool"
     max_time: float | None = None
     fail_count_rate: float = FAIL_COUNT_RATE
+    bracket: bool = False
+    bracket_deals: int = BRACKET_DEALS
+    bracket_layouts: int = BRACKET_LAYOUTS
     threads: int | None = None
 
     def __post_init__(self) -> None:

@@ -13,6 +13,7 @@ from ..config import DEFAULT_SAMPLES, SE_TARGET
 from ..progress import ProgressBar
 from ..sampler import Sampler
 from ..settings import AnalysisSettings
+from .bracket import bracket_analysis
 from .evaluate import Evaluation, evaluate
 from .inputs import Problem, check_solving, resolve
 from .plan import plan_candidates, trick_floors
@@ -186,4 +187,8 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
         else:
             deadline = None if s.max_time is None else t0 + s.max_time
             ev = run_rounds(score, solver, sampler, count, s.precision, s.max_samples, deadline)
-    return _result(p, ev, sampler, solver, time.perf_counter() - t0)
+    result = _result(p, ev, sampler, solver, time.perf_counter() - t0)
+    if s.bracket:
+        with _numba_threads(s.threads):
+            result.bracket = bracket_analysis(p, cands, ev, solver.deals, solver.discards)
+    return result

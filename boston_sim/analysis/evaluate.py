@@ -109,10 +109,9 @@ def _rates_of(rates: Mapping[SolveKey, np.ndarray] | None, key: SolveKey,
     return rates[key][: len(t)]
 
 
-def _solved(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str, Any],
-            hand: int, floor: int, q: float | np.ndarray) -> Solved:
-    """One candidate's solved deals under the rule set's payments (``floor``, ``q``: its
-    search's lowest target and share of failures counted, :mod:`.statistics`)."""
+def candidate_payments(rs: RuleSet, rung: Any, c: Candidate, ctx: Mapping[str, Any],
+                       hand: int) -> tuple[np.ndarray, np.ndarray]:
+    """A candidate's payment per adversary and net to the declarer, by the side's tricks."""
     rctx = dict(ctx)
     if c.key.boston:
         rctx["declarer_holds_boston"] = bool(hand >> boston_bit(c.strain) & 1)
@@ -121,6 +120,15 @@ def _solved(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[st
     net = rs.net_vector(rung.id, trump_arg, rctx)
     if not rung.analysis_priced:  # priced by the rules, not by this model (§3.3)
         pay = net = np.full_like(net, np.nan)
+    return pay, net
+
+
+def _solved(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str, Any],
+            hand: int, floor: int, q: float | np.ndarray) -> Solved:
+    """One candidate's solved deals under the rule set's payments (``floor``, ``q``: its
+    search's lowest target and share of failures counted, :mod:`.statistics`)."""
+    pay, net = candidate_payments(rs, rung, c, ctx, hand)
+    trump_arg = c.trump if rung.trump != "none" else None
     suit_rank = rs.suit_rank(trump_arg, ctx) if trump_arg else -1
     return Solved(c, t, pay, net, rung.success_vector(), suit_rank, floor, q)
 

@@ -92,7 +92,8 @@ class Analysis:
     ``solves``: deal-searches done; ``value_searches``:
     the exact trick counts among them. ``settings``: what the analysis was asked with.
     ``deals``: the sampled deals (``uint64[M, 4]`` hand masks by compass seat, dealer W),
-    sample ``i`` being entry ``i`` of every ``tricks`` array.
+    sample ``i`` being entry ``i`` of every ``tricks`` array. ``bracket``: the
+    double-dummy bracket of the contending rungs (:class:`~.bracket.Bracket`) when asked for.
     """
 
     rules: RuleSet
@@ -130,6 +131,7 @@ class Analysis:
     time_limited: bool = False
     settings: AnalysisSettings | None = None
     deals: np.ndarray | None = None
+    bracket: Any = None
 
     def __repr__(self) -> str:
         # short: the arrays and rows behind it run to tens of kilobytes
@@ -169,6 +171,9 @@ class Analysis:
                 entry["outcomes"] = {k: json_value(v) if not isinstance(v, dict)
                                      else {n: json_value(x) for n, x in v.items()}
                                      for k, v in self.outcomes[row["rung"]].items()}
+            if self.bracket is not None and row["rung"] in self.bracket.rungs:
+                entry["bracket"] = {f: {k: json_value(v) for k, v in st.items()}
+                                    for f, st in self.bracket.rungs[row["rung"]].items()}
             entry["trump_candidates"] = [
                 {k: json_value(c[k]) for k in CANDIDATE_JSON_KEYS}
                 for c in self.rows if c["rung"] == row["rung"]
@@ -204,4 +209,18 @@ class Analysis:
             "notes": list(self.notes),
             "standard_errors": dict(SE_METHODS),
             "rungs": rungs,
+            **self._bracket_json(),
+        }
+
+    def _bracket_json(self) -> dict[str, Any]:
+        """The bracket's top-level keys (absent without one; per rung: ``rungs[i].bracket``)."""
+        br = self.bracket
+        if br is None:
+            return {}
+        return {
+            "bracket_changes_recommendation": bool(br.changes_recommendation),
+            "bracket": {"deals": br.deals, "layouts": br.layouts,
+                        "realistic_best": br.realistic_best,
+                        "realistic_ev": {k: json_value(v) for k, v in br.realistic_ev.items()},
+                        "skipped": dict(br.skipped), "elapsed": json_value(br.elapsed)},
         }

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..config import DEFAULT_SAMPLES, MAX_SAMPLES, ROUND, SE_TARGET, TIME_STEP
+from ..config import (
+    BRACKET_DEALS,
+    BRACKET_LAYOUTS,
+    DEFAULT_SAMPLES,
+    MAX_SAMPLES,
+    ROUND,
+    SE_TARGET,
+    TIME_STEP,
+)
 from .common import parse_options
 
 if TYPE_CHECKING:
@@ -70,6 +78,16 @@ Threads = Annotated[int | None, typer.Option(
     "--threads", help="Cores to use (default: all); results do not depend on it.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, and no notice "
                                                        "that a first run compiles the solver.")]
+Bracket = Annotated[bool, typer.Option(
+    "--bracket", help="Also replay the contending bids with a blind opening lead and "
+                      "single-dummy play (each player sees only his own cards): how much "
+                      "double-dummy flatters them. Slower: about a minute on 2 cores.")]
+BracketDeals = Annotated[int | None, typer.Option(
+    "--bracket-deals", help=f"Deals replayed per contending bid by --bracket "
+                            f"(default {BRACKET_DEALS}).")]
+BracketLayouts = Annotated[int | None, typer.Option(
+    "--bracket-layouts", help=f"Layouts a single-dummy player imagines per decision "
+                              f"(default {BRACKET_LAYOUTS}).")]
 PlotFile = Annotated[Path | None, typer.Option(
     "--plot", help="Also draw the payoffs to this image file (.png, .svg, .pdf).")]
 
@@ -79,7 +97,9 @@ def build_settings(*, rules: str | None, seat: str | None, option: list[str] | N
                    seed: int, known: list[str] | None, constraint: list[str] | None,
                    turnup: str | None, preference: str | None, senior: str | None,
                    partner: str | None, risk: float, threads: int | None,
-                   misere_tricks: str | None = None) -> AnalysisSettings:
+                   misere_tricks: str | None = None, bracket: bool = False,
+                   bracket_deals: int | None = None,
+                   bracket_layouts: int | None = None) -> AnalysisSettings:
     """The settings the shared options ask for (None: the analysis default).
     ``misere_tricks`` is an analysis setting that ``--option`` may give too (no rule set has
     such an option); the flag and the option must agree."""
@@ -100,4 +120,6 @@ def build_settings(*, rules: str | None, seat: str | None, option: list[str] | N
         rules=rules, seat=seat, options=options, samples=samples,
         precision=precision, seed=seed, known=known, constraints=constraint, turnup=turnup,
         partner=partner, context=context or None, risk_threshold=risk, threads=threads,
-        max_time=max_time, **({} if misere is None else {"misere_tricks": misere}))
+        max_time=max_time, bracket=bracket, bracket_deals=bracket_deals,
+        bracket_layouts=bracket_layouts,
+        **({} if misere is None else {"misere_tricks": misere}))

@@ -13,6 +13,9 @@ import typer
 from ..config import DEFAULT_PARTNER, DEFAULT_RULES, DEFAULT_SEAT
 from ..outputs import atomic_output, check_output
 from .analysis_options import (
+    Bracket,
+    BracketDeals,
+    BracketLayouts,
     Constraints,
     Known,
     MaxTime,
@@ -67,6 +70,9 @@ def bid(
     senior: Senior = None,
     partner: Partner = DEFAULT_PARTNER,
     misere_tricks: MisereTricks = None,
+    bracket: Bracket = False,
+    bracket_deals: BracketDeals = None,
+    bracket_layouts: BracketLayouts = None,
     risk: Risk = 0.0,
     threads: Threads = None,
     json_out: JsonOut = False,
@@ -87,7 +93,8 @@ def bid(
             rules=rules, seat=seat, option=option, samples=samples, precision=precision,
             max_time=max_time, seed=seed, known=known, constraint=constraint, turnup=turnup,
             preference=preference, senior=senior, partner=partner, risk=risk, threads=threads,
-            misere_tricks=misere_tricks)
+            misere_tricks=misere_tricks, bracket=bracket, bracket_deals=bracket_deals,
+            bracket_layouts=bracket_layouts)
         check_request(settings, hand=hand)
         csv_file, plot = check_outputs(csv=csv_file, plot=plot, inputs=[rules])
         if deals_out is not None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis.result import is_missing
 from ..config import SE_TARGET
+from .bracket import bracket_lines
 from .terminal import DEFAULT_WIDTH, Column, fitted_table, suit_text
 from .terminal import console as terminal_console
 
@@ -201,7 +202,7 @@ def print_report(analysis: Analysis, console: Any = None) -> None:
     notes = Notes()
     c.print(render_table(analysis, compact=compact, width=c.width, notes=notes,
                          colour=not c.no_color))
-    for line in summary_lines(analysis, notes):
+    for line in summary_lines(analysis, notes) + bracket_lines(analysis):
         c.print(line, highlight=False, markup=False)
 
 

@@ -1,0 +1,42 @@
+"""``bid --bracket``: the bracket's block in the report and its keys in the JSON."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from boston_sim.cli import app
+
+runner = CliRunner()
+ARGS = ["bid", "AKQJ2.AK3.K32.32", "--samples", "12", "--seed", "4", "--bracket",
+        "--bracket-deals", "2", "--bracket-layouts", "3"]
+
+
+def test_bid_bracket_prints_every_figure_within_80_columns():
+    res = runner.invoke(app, ARGS, env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "Double-dummy bracket: 2 deals per rung, 3 layouts" in out
+    for label in ("double-dummy", "blind lead", "declarer single-dummy",
+                  "defence single-dummy", "both single-dummy"):
+        assert label in out
+    assert "single-dummy play would" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_bid_bracket_json():
+    res = runner.invoke(app, [*ARGS, "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert isinstance(d["bracket_changes_recommendation"], bool)
+    rec = next(r for r in d["rungs"] if r["rung"] == d["recommended"])
+    fig = rec["bracket"]["single_dummy"]
+    assert set(fig) >= {"p_make", "p_make_se", "ev_net", "ev_net_se", "deals"}
+    assert fig["deals"] == 2
+
+
+def test_bracket_sizes_are_checked_before_any_work():
+    res = runner.invoke(app, ["bid", "AKQJ2.AK3.K32.32", "--bracket-deals", "0"])
+    assert res.exit_code == 2
+    assert "--bracket-deals" in res.output and "Traceback" not in res.output
