@@ -421,7 +421,7 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
 
 TRICK = 4  # cards in a trick
 _MID_KINDS = ("at_least", "at_most")
-_MID_ALL_FLAGS = 3  # ``_midtrick``'s GROUP_EQUIVALENT | ORDER_MOVES
+_MID_FLAGS = 4  # ``_midtrick.SEARCH_ORDER``: the search's own move generator
 
 
 def solve_positions_target(hands, trick, trick_leader, trump: int, side_mask: int, kind: str,
@@ -462,9 +462,9 @@ def solve_positions_value(hands, trick, trick_leader, trump: int, side_mask: int
 
 
 def _run_positions(arr, tr, tl, trump, side_mask, op: int, arg: int, need: np.ndarray,
-                   flags: int = _MID_ALL_FLAGS) -> np.ndarray:
+                   flags: int = _MID_FLAGS) -> np.ndarray:
     """The parallel mid-trick kernel on validated positions (``flags``: ``_midtrick``'s
-    search options; the public wrappers use them all, a measurement may turn them off)."""
+    search options; a measurement may choose others, the answers stay the same)."""
     m = arr.shape[0]
     out = np.empty(m, dtype=np.int8)
     if not m:

@@ -17,6 +17,7 @@ from numba import prange
 from ..config import JIT, JIT_PARALLEL
 from ._bits import fetch_add, highbit_index
 from ._driver import (
+    ESTIMATE_MARGIN,
     KIND_AT_LEAST,
     MODE_MAX,
     OP_VALUE,
@@ -28,14 +29,32 @@ from ._driver import (
     solve_value,
 )
 from ._jit import njit
-from ._layout import I0, MOVE_SLOTS, P_ABORT, P_COUNTMASK, P_MAXMASK, P_NODES, P_TRUMP, other_side
+from ._layout import (
+    F_BP,
+    F_CARD,
+    F_IDX,
+    F_NM,
+    F_SIZE,
+    F_TM,
+    I0,
+    MOVE_SLOTS,
+    P_ABORT,
+    P_COUNTMASK,
+    P_MAXMASK,
+    P_NODES,
+    P_TRUMP,
+    other_side,
+)
+from ._moves import gen_moves
 from ._trick import beats, hand_size
 
 TRICK = 4  # cards in a trick
 NO_CARD = -1  # the padding of a trick's unplayed places
-# ``flags`` of the mid-trick search (both on in the public wrappers; off only to measure)
+# ``flags`` of the mid-trick search: the public wrappers use SEARCH_ORDER; the others are
+# there to measure what grouping and ordering save (they never change an answer)
 GROUP_EQUIVALENT = 1  # try one card of each run of cards equivalent in the current trick
 ORDER_MOVES = 2  # try the cheapest card that takes the lead of the trick first, then low cards
+SEARCH_ORDER = 4  # the search's own move generator (groups and orders; overrides both above)
 
 
 @njit(**JIT)
@@ -60,12 +79,14 @@ def _live_lane(hl, tc, d, suit):
 
 
 @njit(**JIT)
-def _gen(hl, tc, d, seat, trump, flags, moves):
+def _gen(hl, tc, d, seat, trump, flags, moves, mfr, P):
     """The cards ``seat`` may play at place ``d`` (>= 1) of the trick into ``moves[d]``
     (follow suit if able); returns their number. With ``GROUP_EQUIVALENT`` one card stands
     for each run of its holder's cards with no live card of another hand between them; with
     ``ORDER_MOVES`` the cheapest card that beats the trick's best so far comes first, then
     the others from low to high (else high to low)."""
+    if flags & SEARCH_ORDER:
+        return _gen_search(hl, tc, d, seat, moves, mfr, P)
     led = tc[0] >> 4
     n = 0
     for s in range(4):
@@ -89,6 +110,23 @@ def _gen(hl, tc, d, seat, trump, flags, moves):
     if flags & ORDER_MOVES:
         _order(tc, d, trump, moves, n)
     return n
+
+
+@njit(**JIT)
+def _gen_search(hl, tc, d, seat, moves, mfr, P):
+    """``_gen`` by the search's ``gen_moves``, on frames and moves of its own (``mfr``,
+    ``moves``: the leaf searches overwrite the search's) holding the trick so far."""
+    trump = P[P_TRUMP]
+    bp = 0
+    tm = 0
+    for i in range(d):
+        if i > 0 and beats(tc[i], tc[bp], trump):
+            bp = i
+        tm |= 1 << tc[i]
+        mfr[i, F_CARD] = tc[i]
+        mfr[i, F_BP] = bp
+        mfr[i, F_TM] = tm
+    return gen_moves(hl, mfr, P, seat, d, (seat - d) & 3, moves, d)
 
 
 @njit(**JIT)
@@ -140,31 +178,32 @@ def _leaf(hl, tc, tleader, target, ttk, ttd, mv, fr, P):
 
 
 @njit(**JIT)
-def mid_reach(hl, tc, k, tleader, target, flags, moves, nm, idx, ttk, ttd, mv, fr, P):
+def mid_reach(hl, tc, k, tleader, target, flags, moves, mfr, ttk, ttd, mv, fr, P):
     """Can the maximising seats make the counted tricks from now (the current trick
     included) reach ``target``, with ``k`` (1..3) cards of the trick played (``tc``)? 1 / 0,
     or -1 if the search gave up (``P[P_ABORT]``). The game is the one ``_setup`` set in
-    ``P``. An AND/OR search over the trick's remaining places (``moves``, ``nm``, ``idx``:
-    per place, its cards, their number, the next to try), each complete trick answered by
-    ``_leaf``; a maximising seat stops at its first card that reaches the target, a
-    minimising one at its first refutation. ``hl`` and ``tc`` are restored on return."""
+    ``P``. An AND/OR search over the trick's remaining places (``moves[d]``: the cards of
+    place ``d``; ``mfr[d]``: its frame, as the search's: their number, the next to try),
+    each complete trick answered by ``_leaf``; a maximising seat stops at its first card
+    that reaches the target, a minimising one at its first refutation. ``hl`` and ``tc``
+    are restored on return."""
     trump = P[P_TRUMP]
     maxmask = P[P_MAXMASK]
     d = k
-    nm[d] = _gen(hl, tc, d, (tleader + d) & 3, trump, flags, moves)
-    idx[d] = 0
+    mfr[d, F_NM] = _gen(hl, tc, d, (tleader + d) & 3, trump, flags, moves, mfr, P)
+    mfr[d, F_IDX] = 0
     P[P_NODES] += 1
     while True:
         seat = (tleader + d) & 3
-        if idx[d] < nm[d]:
-            c = moves[d, idx[d]]
-            idx[d] += 1
+        if mfr[d, F_IDX] < mfr[d, F_NM]:
+            c = moves[d, mfr[d, F_IDX]]
+            mfr[d, F_IDX] += 1
             hl[seat * 4 + (c >> 4)] ^= 1 << (c & 15)
             tc[d] = c
             if d < TRICK - 1:
                 d += 1
-                nm[d] = _gen(hl, tc, d, (tleader + d) & 3, trump, flags, moves)
-                idx[d] = 0
+                mfr[d, F_NM] = _gen(hl, tc, d, (tleader + d) & 3, trump, flags, moves, mfr, P)
+                mfr[d, F_IDX] = 0
                 P[P_NODES] += 1
                 continue
             val = _leaf(hl, tc, tleader, target, ttk, ttd, mv, fr, P)
@@ -214,7 +253,7 @@ def tricks_left(hl, k, tleader):
 
 
 @njit(**JIT)
-def position_question(hl, tc, k, tleader, trump, side, kind, need, flags, moves, nm, idx,
+def position_question(hl, tc, k, tleader, trump, side, kind, need, flags, moves, mfr,
                       ttk, ttd, mv, fr, P):
     """Yes/no: can ``side`` make sure of at least / at most (``kind``) ``need`` tricks from
     now, the current trick included? 1 / 0 / -1 (given up)."""
@@ -232,19 +271,19 @@ def position_question(hl, tc, k, tleader, trump, side, kind, need, flags, moves,
         if need > n:
             return 0
         _setup(P, ttd, trump, side, side, I0)
-        return mid_reach(hl, tc, k, tleader, need, flags, moves, nm, idx, ttk, ttd, mv, fr, P)
+        return mid_reach(hl, tc, k, tleader, need, flags, moves, mfr, ttk, ttd, mv, fr, P)
     if need >= n:
         return 1
     if need < 0:
         return 0
     # at most: the others try to push the side's tricks up to need + 1
     _setup(P, ttd, trump, other_side(side), side, I0)
-    r = mid_reach(hl, tc, k, tleader, need + 1, flags, moves, nm, idx, ttk, ttd, mv, fr, P)
+    r = mid_reach(hl, tc, k, tleader, need + 1, flags, moves, mfr, ttk, ttd, mv, fr, P)
     return r if r < 0 else 1 - r
 
 
 @njit(**JIT)
-def position_value(hl, tc, k, tleader, trump, side, mode, flags, moves, nm, idx, ttk, ttd,
+def position_value(hl, tc, k, tleader, trump, side, mode, flags, moves, mfr, ttk, ttd,
                    mv, fr, P):
     """Tricks of ``side`` from now, the current trick included, under best play (``mode``
     as ``solve_value``), or -1 (given up). Zero-window questions with a moving target, as
@@ -262,14 +301,14 @@ def position_value(hl, tc, k, tleader, trump, side, mode, flags, moves, nm, idx,
     maxmask = side if mode == MODE_MAX else other_side(side)
     _setup(P, ttd, trump, maxmask, side, I0)
     _forget_killers(fr)
-    g = 0
+    g = 0  # the first target: as ``solve_value``'s, from the high-card estimate
     if mode == MODE_MAX:
-        g = int(high_card_estimate(hl, trump, side, n) + 0.5)
+        g = int(high_card_estimate(hl, trump, side, n) + ESTIMATE_MARGIN)
     lo = 0
     hi = n
     while lo < hi:
         t = min(max(g, lo + 1), hi)
-        r = mid_reach(hl, tc, k, tleader, t, flags, moves, nm, idx, ttk, ttd, mv, fr, P)
+        r = mid_reach(hl, tc, k, tleader, t, flags, moves, mfr, ttk, ttd, mv, fr, P)
         if r < 0:
             return -1
         if r:
@@ -288,9 +327,8 @@ def solve_range_positions(lanes, trick, tleaders, trump, side, op, arg, need, fl
     (``counter[0]``) until none is left; -1 for one taken once ``P[P_ABORT]`` is set."""
     hl = np.empty(16, dtype=np.int64)
     tc = np.empty(TRICK, dtype=np.int64)
-    moves = np.empty((TRICK, MOVE_SLOTS), dtype=np.int64)
-    nm = np.zeros(TRICK, dtype=np.int64)
-    idx = np.zeros(TRICK, dtype=np.int64)
+    moves = np.zeros((TRICK, 3 * MOVE_SLOTS), dtype=np.int64)
+    mfr = np.zeros((TRICK, F_SIZE), dtype=np.int64)
     m = lanes.shape[0]
     while True:
         i = fetch_add(counter, 0, 1)
@@ -308,10 +346,10 @@ def solve_range_positions(lanes, trick, tleaders, trump, side, op, arg, need, fl
                 k += 1
         if op == OP_VALUE:
             out[i] = position_value(hl, tc, k, tleaders[i], trump, side, arg, flags, moves,
-                                    nm, idx, ttk, ttd, mv, fr, P)
+                                    mfr, ttk, ttd, mv, fr, P)
         else:
             out[i] = position_question(hl, tc, k, tleaders[i], trump, side, arg, need[i],
-                                       flags, moves, nm, idx, ttk, ttd, mv, fr, P)
+                                       flags, moves, mfr, ttk, ttd, mv, fr, P)
 
 
 @njit(**JIT_PARALLEL)
