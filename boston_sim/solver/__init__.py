@@ -12,6 +12,8 @@ cooperate perfectly.
 * ``solve_target`` / ``solve_batch_target``: yes/no questions "at least k", "at most k"
   (misère = at most 0) and "exactly k" (Piccolissimo = exactly 1); each stops as soon as the
   answer is known.
+* ``solve_positions_value`` / ``solve_positions_target``: the same from positions in the
+  middle of a trick (some cards of the current trick already played), counted from now.
 
 Hands may be endings (equal sizes 1..13) and may hold the Russian boston card as rank 15 of
 the trump lane (``cards.boston_card_transform``).
@@ -32,6 +34,7 @@ from ..errors import SolverInputError
 from ._misere import sure_misere
 
 __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_jobs",
+           "solve_positions_target", "solve_positions_value",
            "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
            "on_first_compile"]
@@ -167,18 +170,7 @@ def _check_hands(hands: np.ndarray, trump: int, rows: np.ndarray | None = None) 
         raise SolverInputError(f"hands must have shape (M, 4), got {hands.shape}")
     if hands.shape[0] == 0:
         return
-    bad_bits = (hands & ~_VALID_BITS) != 0
-    if bad_bits.any():
-        i, s = np.argwhere(bad_bits)[0]
-        raise SolverInputError(f"deal {at(i)}: {COMPASS[s]} hand holds a bit that is not a card")
-    rank15 = np.uint64(sum(1 << (16 * s + 15) for s in range(4)))
-    allowed15 = np.uint64(0) if trump == 4 else np.uint64(1 << (16 * trump + 15))
-    wrong15 = (hands & (rank15 & ~allowed15)) != 0
-    if wrong15.any():
-        i, s = np.argwhere(wrong15)[0]
-        raise SolverInputError(
-            f"deal {at(i)}: {COMPASS[s]} holds a boston card (rank 15) outside the trump suit"
-        )
+    _check_card_bits(hands, trump, at)
     counts = _popcount64(hands)
     uneq = (counts != counts[:, :1]).any(axis=1)
     if uneq.any():
@@ -196,6 +188,23 @@ def _check_hands(hands: np.ndarray, trump: int, rows: np.ndarray | None = None) 
     if overlap.any():
         i = int(np.argmax(overlap))
         raise SolverInputError(f"deal {at(i)}: a card is in two hands")
+
+
+def _check_card_bits(hands: np.ndarray, trump: int, at: Callable[[int], int]) -> None:
+    """Every bit of ``hands`` (uint64[M, 4]) is a card, and rank 15 (the boston card) only
+    in the trump suit; ``at(i)`` names row ``i`` for the error."""
+    bad_bits = (hands & ~_VALID_BITS) != 0
+    if bad_bits.any():
+        i, s = np.argwhere(bad_bits)[0]
+        raise SolverInputError(f"deal {at(i)}: {COMPASS[s]} hand holds a bit that is not a card")
+    rank15 = np.uint64(sum(1 << (16 * s + 15) for s in range(4)))
+    allowed15 = np.uint64(0) if trump == 4 else np.uint64(1 << (16 * trump + 15))
+    wrong15 = (hands & (rank15 & ~allowed15)) != 0
+    if wrong15.any():
+        i, s = np.argwhere(wrong15)[0]
+        raise SolverInputError(
+            f"deal {at(i)}: {COMPASS[s]} holds a boston card (rank 15) outside the trump suit"
+        )
 
 
 def _check_scalar(trump: int, leader: int, side_mask: int) -> None:
@@ -406,6 +415,158 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
         sel = np.flatnonzero(jb[:, 0] == t)
         _check_hands(arr[sel], int(t), sel)
     return _run_jobs(arr, jb, deadline, progress)
+
+
+# --------------------------------------------------------------------------- mid-trick positions
+
+TRICK = 4  # cards in a trick
+_MID_KINDS = ("at_least", "at_most")
+_MID_FLAGS = 4  # ``_midtrick.SEARCH_ORDER``: the search's own move generator
+
+
+def solve_positions_target(hands, trick, trick_leader, trump: int, side_mask: int, kind: str,
+                           need) -> np.ndarray:
+    """Yes/no (bool[M]): can the side make sure of ``kind`` ``need[i]`` tricks from position
+    ``i``, counted from now, the current trick included?
+
+    ``hands`` (uint64[M, 4]): the cards each seat still holds, the current trick's cards not
+    among them; ``trick`` (int64[M, 4]): the cards played to the current trick, in play
+    order, as bit numbers ``suit * 16 + rank``, padded with -1 (4 cards: the trick is
+    complete and its winner leads next); ``trick_leader`` (int64[M]): the seat that led it;
+    ``trump`` (0..4) and ``side_mask`` (1..14) as :func:`solve_batch`, one for all; ``kind``:
+    ``"at_least"`` (the side maximises) or ``"at_most"`` (the side tries to take few tricks,
+    the others to give it tricks), one for all; ``need`` (int64[M]): any whole numbers
+    (at least 0 or fewer is true without search). One parallel batch; exact answers that do
+    not depend on the number of threads."""
+    if not isinstance(kind, str) or kind not in _MID_KINDS:
+        raise SolverInputError(f"unknown question kind {kind!r} (use at_least or at_most)")
+    arr, tr, tl = _check_positions(hands, trick, trick_leader, trump, side_mask)
+    nd = _int_column(need, "need", arr.shape[0])
+    from ._driver import OP_QUESTION
+
+    return _run_positions(arr, tr, tl, trump, side_mask, OP_QUESTION, _KINDS[kind], nd) == 1
+
+
+def solve_positions_value(hands, trick, trick_leader, trump: int, side_mask: int,
+                          mode: str = "max") -> np.ndarray:
+    """The side's tricks (int8[M]) from each position (arguments as
+    :func:`solve_positions_target`), counted from now, the current trick included, under best
+    play: ``mode="max"`` the side maximises them, ``"min"`` it minimises them (misère)."""
+    if mode not in _MODES:
+        raise SolverInputError(f"unknown mode {mode!r} (use max or min)")
+    arr, tr, tl = _check_positions(hands, trick, trick_leader, trump, side_mask)
+    from ._driver import OP_VALUE
+
+    nd = np.zeros(arr.shape[0], dtype=np.int64)
+    return _run_positions(arr, tr, tl, trump, side_mask, OP_VALUE, _MODES[mode], nd)
+
+
+def _run_positions(arr, tr, tl, trump, side_mask, op: int, arg: int, need: np.ndarray,
+                   flags: int = _MID_FLAGS) -> np.ndarray:
+    """The parallel mid-trick kernel on validated positions (``flags``: ``_midtrick``'s
+    search options; a measurement may choose others, the answers stay the same)."""
+    m = arr.shape[0]
+    out = np.empty(m, dtype=np.int8)
+    if not m:
+        return out
+    from ._midtrick import batch_positions
+
+    _before_batch()
+    ws = _batch_workspaces()
+    batch_positions(to_lanes(arr), tr, tl, int(trump), int(side_mask), int(op), int(arg), need,
+                    int(flags), np.zeros(2, dtype=np.int64), out, *ws)
+    with _counters_lock:
+        _jobs_answered[0] += int(np.count_nonzero(out >= 0))
+    return out
+
+
+def _int_column(x, name: str, m: int, ncols: int = 0) -> np.ndarray:
+    """``x`` as a contiguous int64 array of shape (m,) (or (m, ncols)), else a clear error."""
+    shape = (m, ncols) if ncols else (m,)
+    try:
+        a = np.asarray(x)
+    except Exception as e:  # noqa: BLE001 - any conversion failure is a user input error
+        raise SolverInputError(f"{name} must be an integer array of shape {shape}: {e}") from None
+    if a.dtype.kind not in "iu" or a.shape != shape:
+        raise SolverInputError(
+            f"{name} must be an integer array of shape {shape}, got {a.dtype} {a.shape}")
+    if a.dtype == np.uint64 and a.size and a.max() > np.iinfo(np.int64).max:
+        raise SolverInputError(f"{name} holds a number too large")
+    return np.ascontiguousarray(a.astype(np.int64))
+
+
+def _check_positions(hands, trick, trick_leader, trump, side_mask):
+    """Validated (hands uint64[M, 4], trick int64[M, 4], trick_leader int64[M]) of mid-trick
+    positions, or SolverInputError naming the first bad position."""
+    _check_scalar(trump, 0, side_mask)
+    arr = _as_batch(hands)
+    if arr.ndim != 2 or arr.shape[1] != 4:
+        raise SolverInputError(f"hands must have shape (M, 4), got {arr.shape}")
+    m = arr.shape[0]
+    tr = _int_column(trick, "trick", m, TRICK)
+    tl = _int_column(trick_leader, "trick_leader", m)
+    if not m:
+        return arr, tr, tl
+    _check_card_bits(arr, int(trump), int)
+    bad = (tl < 0) | (tl > 3)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise SolverInputError(f"position {i}: trick_leader must be a seat 0..3, got {tl[i]}")
+    tmask, k = _trick_masks(tr, int(trump))
+    counts = _popcount64(arr)
+    union = arr[:, 0] | arr[:, 1] | arr[:, 2] | arr[:, 3]
+    overlap = _popcount64(union) != counts.sum(axis=1)
+    if overlap.any():
+        raise SolverInputError(f"position {int(np.argmax(overlap))}: a card is in two hands")
+    both = (tmask & union) != 0
+    if both.any():
+        i = int(np.argmax(both))
+        from ..cards import format_card
+
+        card = int(tr[i][(np.uint64(1) << tr[i].clip(0).astype(np.uint64) & union[i]) != 0][0])
+        raise SolverInputError(f"position {i}: {format_card(card)} is both in the trick and in "
+                               "a hand")
+    place = (np.arange(4)[None, :] - tl[:, None]) % 4  # each seat's place in the trick
+    played = (place < k[:, None]).astype(np.int64)
+    full = counts + played
+    bad = (full != full[:, :1]).any(axis=1) | (full[:, 0] < 1) | (full[:, 0] > MAX_TRICKS)
+    if bad.any():
+        i = int(np.argmax(bad))
+        detail = ", ".join(f"{COMPASS[s]} {int(c)}" for s, c in enumerate(counts[i]))
+        raise SolverInputError(
+            f"position {i}: hand sizes ({detail}) do not fit a trick of {int(k[i])} card(s) led "
+            f"by {COMPASS[int(tl[i])]} (the seats that played hold one card fewer, 1 to "
+            f"{MAX_TRICKS} cards before the trick)")
+    return arr, tr, tl
+
+
+def _trick_masks(tr: np.ndarray, trump: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cards of each trick as a uint64 mask, and their number ``k``; checks each is a
+    card (rank 15 only in the trump suit), played before the -1 padding, and no repeat."""
+    bad = (tr < -1) | (tr > 63)
+    if not bad.any():
+        bits = np.where(tr >= 0, np.uint64(1) << tr.clip(0).astype(np.uint64), np.uint64(0))
+        allowed = _VALID_BITS
+        if trump != 4:
+            allowed = allowed & ~np.uint64(sum(1 << (16 * s + 15) for s in range(4) if s != trump))
+        else:
+            allowed = allowed & ~np.uint64(sum(1 << (16 * s + 15) for s in range(4)))
+        bad = (tr >= 0) & ((bits & allowed) == 0)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise SolverInputError(f"position {i}: trick place {j} holds {tr[i, j]}, which is not a "
+                               "card this game has (bit suit*16+rank) nor -1")
+    k = (tr >= 0).sum(axis=1)
+    gaps = ((tr >= 0) != (np.arange(TRICK)[None, :] < k[:, None])).any(axis=1)
+    if gaps.any():
+        i = int(np.argmax(gaps))
+        raise SolverInputError(f"position {i}: the trick's cards must come first, then -1s: "
+                               f"{tr[i].tolist()}")
+    tmask = np.bitwise_or.reduce(bits, axis=1)
+    repeat = _popcount64(tmask) != k
+    if repeat.any():
+        raise SolverInputError(f"position {int(np.argmax(repeat))}: a card is twice in the trick")
+    return tmask, k
 
 
 def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
