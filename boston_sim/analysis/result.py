@@ -139,6 +139,15 @@ class Analysis:
         return (f"Analysis(hand={self.hand!r}, seat={self.seat!r}, rules={self.rules.id!r}, "
                 f"samples={self.samples}, recommended={self.recommended!r}{ev})")
 
+    def report(self, width: int | None = None) -> str:
+        """The text report ``boston-sim bid`` prints (the table, the recommendation and its
+        notes), plain text ``width`` columns wide (default 80)."""
+        # rendering lives in views, which the analysis may not import: the package re-exports
+        # it (boston_sim.report_text), so the dependency points down from the top
+        from .. import report_text
+
+        return report_text(self) if width is None else report_text(self, width)
+
     @property
     def unit(self) -> str:
         return self.rules.unit
