@@ -59,6 +59,7 @@ SUMMARY_SCHEMA: dict[str, type] = {
     "hand_id": int,
     "label": str,
     "rules": str,
+    "unit": str,
     "seat": str,
     "hand": str,
     "recommended": str,

@@ -103,6 +103,7 @@ def summarize_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "hand_id": hid,
             "label": first["label"],
             "rules": first["rules"],
+            "unit": first["unit"],
             "seat": first["seat"],
             "hand": first["hand"],
             "recommended": rec_id,

@@ -62,6 +62,7 @@ def _report(s: Any, json_out: bool, settings: Any, threads: int | None) -> None:
         echo_json(with_manifest(s.to_dict(), "batch", seed=settings.seed,
                                 samples=settings.samples, threads=threads, settings=settings))
         return
+    _print_table(s)
     rate = 60 * s.analysed / s.seconds if s.seconds > 0 else 0.0
     typer.echo(
         f"{s.done} of {s.hands} hands have results ({s.analysed} analysed now, "
@@ -70,6 +71,18 @@ def _report(s: Any, json_out: bool, settings: Any, threads: int | None) -> None:
     typer.echo(f"results: {s.results}\nsummary: {s.summary}", err=True)
     if s.failed:
         typer.echo(f"errors:  {s.errors}", err=True)
+
+
+def _print_table(s: Any) -> None:
+    """The per-hand results on stdout, fitted to the terminal (or ``COLUMNS`` when piped)."""
+    from ..batch import load_results, summarize_rows
+    from ..views.batch_table import print_batch_summary
+    from ..views.terminal import console
+
+    if s.done == 0 or not Path(s.results).exists():
+        return
+    rows = summarize_rows(load_results(s.results).to_dict("records"))
+    print_batch_summary(console(), rows, s.summary)
 
 
 def batch(
