@@ -133,7 +133,7 @@ def _run_jobs(sink: Any, jobs: list[Job], bad: list[Any], resume: bool, paths: O
     as it finishes; ``summary`` counts them."""
     done = sink.open(resume)
     atomic_write_bytes(paths.meta, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
-    errors = ErrorLog(paths.errors)
+    errors = ErrorLog(paths.errors, paths.fmt, meta.get("manifest"))
     for b in bad:
         errors.add(b.line, b.index, b.reason, b.text)
     todo = [j for j in jobs if j.index not in done]

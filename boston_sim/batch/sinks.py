@@ -154,10 +154,10 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
     """Where the results, summary, errors and run settings go.
 
     ``--out results.csv`` -> ``results.csv``, ``results.summary.csv``, ``results.errors.csv``
-    and ``results.meta.json``; for Parquet the summary is ``results.summary.parquet``. The
-    errors and settings files of the other formats carry the format's name
-    (``results.jsonl.errors.csv``, ``results.parquet.meta.json``), so that runs of one name
-    in two formats never share them.
+    and ``results.meta.json``; the summary and errors files follow the output format
+    (``results.summary.parquet``, ``results.errors.jsonl``). The settings file of the other
+    formats carries the format's name (``results.parquet.meta.json``), so that runs of one
+    name in two formats never share it.
     Without ``--out`` the results sit next to the input: ``hands.txt`` ->
     ``hands.results.csv``.
     """
@@ -180,7 +180,7 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
         base = results.with_suffix("") if results.suffix.lower() == ext else results
     summary = base.with_name(base.name + ".summary" + ext)
     side = base if f == "csv" else base.with_name(base.name + ext)
-    errors = side.with_name(side.name + ".errors.csv")
+    errors = base.with_name(base.name + ".errors" + ext)
     meta = side.with_name(side.name + ".meta.json")
     return OutputPaths(results, summary, errors, meta, f)
 
@@ -452,23 +452,57 @@ def open_sink(path: Path, fmt: str,
 
 
 class ErrorLog:
-    """``RESULTS.errors.csv``: one line per failed row, written (and fsynced) as it happens.
+    """``RESULTS.errors.csv`` (``.jsonl``, ``.parquet``: the output's format): one entry per
+    failed row (:data:`ERROR_COLUMNS`). CSV and JSON Lines entries are written and fsynced as
+    they happen; a Parquet file is written whole, empty at the start and complete at
+    ``close`` (with ``manifest`` in its metadata).
 
     Started afresh by every run: on ``--resume`` the failed rows are tried again."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, fmt: str = "csv",
+                 manifest: dict[str, Any] | None = None) -> None:
         self.path = path
+        self.fmt = fmt
+        self.manifest = manifest
         self.count = 0
-        atomic_write_bytes(path, _csv_header(ERROR_COLUMNS))
+        self.entries: list[dict[str, Any]] = []
+        self.fd: int | None = None
+        if fmt == "parquet":
+            self._write_parquet()
+            return
+        atomic_write_bytes(path, _csv_header(ERROR_COLUMNS) if fmt == "csv" else b"")
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
 
     def add(self, line: int, hand_id: int | None, reason: str, text: str = "") -> None:
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerow(
-            [line, "" if hand_id is None else hand_id, reason, text])
-        _write_all(self.fd, buf.getvalue().encode("utf-8"))
-        os.fsync(self.fd)
         self.count += 1
+        entry = {"line": line, "hand_id": hand_id, "reason": reason, "text": text}
+        if self.fd is None:
+            self.entries.append(entry)
+            return
+        if self.fmt == "csv":
+            buf = io.StringIO()
+            csv.writer(buf, lineterminator="\n").writerow(
+                [line, "" if hand_id is None else hand_id, reason, text])
+            data = buf.getvalue()
+        else:
+            data = json.dumps(entry, ensure_ascii=False) + "\n"
+        _write_all(self.fd, data.encode("utf-8"))
+        os.fsync(self.fd)
+
+    def _write_parquet(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        types = {"line": pa.int64(), "hand_id": pa.int64(), "reason": pa.string(),
+                 "text": pa.string()}
+        table = pa.table({c: pa.array([e[c] for e in self.entries], t)
+                          for c, t in types.items()})
+        with atomic_output(self.path) as tmp:
+            pq.write_table(_with_metadata(table, self.manifest), tmp)
 
     def close(self) -> None:
-        os.close(self.fd)
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        elif self.fmt == "parquet":
+            self._write_parquet()

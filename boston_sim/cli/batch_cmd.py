@@ -124,10 +124,11 @@ def batch(
         "--json", help="Print the run summary as JSON.")] = False,
 ) -> None:
     """Analyse every hand in FILE; write one row per hand and rung, a per-hand summary and an
-    errors file (RESULTS.errors.csv, with line numbers). Text files: one hand per line,
-    HAND | SEAT | LABEL | RULES | TURNUP (all but HAND optional; # comments); --rules,
-    --seat and --turnup apply to rows that give none, the other analysis options (those of
-    `bid`) to every row.
+    errors file (RESULTS.errors.csv, .jsonl or .parquet as the output, with line numbers).
+    Text files: one hand per line, HAND | SEAT | LABEL | RULES | TURNUP (all but HAND
+    optional; # comments); --rules, --seat and --turnup apply to rows that give none, the
+    other analysis options (those of `bid`) to every row. At the end a table of the first
+    hands' bids (all of them in the summary file).
     Exit code 0 if every row succeeded, 1 if some failed, 2 for usage errors."""
     with user_errors():
         from ..batch import check_rules, run_batch

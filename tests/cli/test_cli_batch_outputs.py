@@ -112,3 +112,30 @@ def test_resume_keeps_working_with_the_manifest_beside_the_results(tmp_path):
     assert paths.results.read_bytes() == whole
     after = json.loads(paths.meta.read_text())["manifest"]
     assert after["command"] == "batch" and after["started"] >= before["started"]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
+def test_the_errors_file_follows_the_output_format(tmp_path, fmt):
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    hands = tmp_path / "h.txt"
+    hands.write_text("AKQJT98.AK.A2.32 | eldest\nnot a hand\n")
+    res = runner.invoke(app, ["batch", str(hands), "--rules", str(QUICK), "--turnup", "H2",
+                              "--samples", "2", "--threads", "1", "-q",
+                              "--out", str(tmp_path / f"r.{fmt}")])
+    assert res.exit_code == 1, res.output
+    path = output_paths(hands, tmp_path / f"r.{fmt}", None).errors
+    assert path.name == f"r.errors.{fmt}" and str(path) in res.stderr
+    if fmt == "csv":
+        import csv
+
+        entries = list(csv.DictReader(path.open(encoding="utf-8")))
+    elif fmt == "jsonl":
+        entries = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    else:
+        import pyarrow.parquet as pq
+
+        entries = pq.read_table(path).to_pylist()
+        meta = pq.read_schema(path).metadata[b"boston_sim.manifest"]
+        assert json.loads(meta)["command"] == "batch"
+    assert len(entries) == 1 and int(entries[0]["line"]) == 2 and entries[0]["reason"]
