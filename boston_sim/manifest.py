@@ -107,8 +107,8 @@ def with_manifest(obj: dict[str, Any], command: str, **kw: Any) -> dict[str, Any
 def plain(v: Any) -> Any:
     """A value as JSON: numpy scalars as Python numbers, NaN as None, mappings and sequences
     kept, anything else as text."""
-    if hasattr(v, "item") and callable(v.item) and getattr(v, "shape", None) == ():
-        v = v.item()  # a numpy scalar
+    if callable(getattr(v, "tolist", None)):
+        v = v.tolist()  # a numpy scalar or array, without importing numpy
     if isinstance(v, float):
         return None if math.isnan(v) else v
     if v is None or isinstance(v, (bool, int, str)):
