@@ -57,10 +57,13 @@ def _check_run_args(file: Path, fmt: str | None, input_format: str | None,
 def _report(s: Any, json_out: bool, settings: Any, threads: int | None) -> None:
     """The run's summary: JSON on stdout, or counts and paths on stderr."""
     if json_out:
+        from ..batch import ROW_SCHEMA_VERSION
         from ..views.manifest import with_manifest
 
-        echo_json(with_manifest(s.to_dict(), "batch", seed=settings.seed,
-                                samples=settings.samples, threads=threads, settings=settings))
+        out = with_manifest(s.to_dict(), "batch", seed=settings.seed, samples=settings.samples,
+                            threads=threads, settings=settings)
+        out["manifest"]["row_schema_version"] = ROW_SCHEMA_VERSION
+        echo_json(out)
         return
     _print_table(s)
     rate = 60 * s.analysed / s.seconds if s.seconds > 0 else 0.0

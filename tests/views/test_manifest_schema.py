@@ -85,6 +85,9 @@ def test_batch_json_carries_a_manifest(tmp_path):
     m = d["manifest"]
     assert m["command"] == "batch" and m["seed"] == 5 and m["samples"] == 2
     assert m["threads"] == 1 and m["settings"]["turnup"] == "H2"
+    from boston_sim.batch import ROW_SCHEMA_VERSION
+
+    assert m["row_schema_version"] == ROW_SCHEMA_VERSION
 
 
 def test_the_manifest_builder_is_a_foundation_module():
