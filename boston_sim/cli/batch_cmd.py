@@ -55,7 +55,8 @@ def _check_run_args(file: Path, fmt: str | None, input_format: str | None,
 
 
 def _report(s: Any, json_out: bool, settings: Any, threads: int | None) -> None:
-    """The run's summary: JSON on stdout, or counts and paths on stderr."""
+    """The run's summary: JSON on stdout, or the results table on stdout and the counts and
+    paths on stderr."""
     if json_out:
         from ..batch import ROW_SCHEMA_VERSION
         from ..views.manifest import with_manifest
@@ -152,7 +153,7 @@ def batch(
             typer.echo("interrupted: finished hands are saved; run again with --resume",
                        err=True)
             raise typer.Exit(code=130) from None
-    _report(s, json_out, settings, threads)
+        _report(s, json_out, settings, threads)
     if s.failed:
         raise typer.Exit(code=1)
 
