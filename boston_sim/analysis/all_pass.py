@@ -29,6 +29,7 @@ from ..rules import ALL_PASS_LABELS, MAX_TRICKS, RuleSet
 
 N_SEATS = 4
 LANE_BITS = 16  # each suit owns a 16-bit lane of a hand mask (cards.py)
+LANE_MASK = (1 << LANE_BITS) - 1
 LOW_RANK, HIGH_RANK = 2, 14
 NO_CARD = -1
 ELDEST = 0  # the analysis puts the dealer at W, so the eldest hand is N (compass 0)
@@ -36,7 +37,7 @@ ELDEST = 0  # the analysis puts the dealer at W, so the eldest hand is N (compas
 
 @nb.njit(**JIT)
 def _lane(hand: np.uint64, suit: int) -> int:
-    return int((hand >> np.uint64(LANE_BITS * suit)) & np.uint64(0xFFFF))
+    return int((hand >> np.uint64(LANE_BITS * suit)) & np.uint64(LANE_MASK))
 
 
 @nb.njit(**JIT)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis.result import is_missing
 from ..config import SE_TARGET
+from ..rules import ALL_PASS_LABELS
 from .terminal import DEFAULT_WIDTH, Column, fitted_table, suit_text
 from .terminal import console as terminal_console
 
@@ -115,9 +116,9 @@ def _columns(a: Analysis, compact: bool, uneven: bool) -> list[Column]:
 def _pass_row(a: Analysis, pm: str, uneven: bool) -> list[str] | None:
     """The pass row under the rungs when an all-pass game values passing (simulated, so it
     has an SE): its net EV, the other columns empty."""
-    if getattr(a, "all_pass_model", "none") == "none":
+    if a.all_pass_model not in ALL_PASS_LABELS:
         return None
-    label = {"misere_partout": "Misère Partout", "grand": "Grand"}.get(a.all_pass_model, "")
+    label = ALL_PASS_LABELS[a.all_pass_model]
     line = ["▶" if a.recommended == "pass" else "", f"Pass (all pass: {label})", "", "—", "—",
             "—", _pm(a.pass_value, a.pass_value_se, pm=pm), "—", "—"]
     if uneven:
