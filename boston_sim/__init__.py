@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         play_seat_to_compass,
         validate_deal,
     )
+    from .double_dummy import solve, solve_target
     from .errors import (
         BostonSimError,
         NotationError,
@@ -38,7 +39,8 @@ if TYPE_CHECKING:
     )
     from .rules import list_rules, load_rules, misere_partout, score
     from .settings import AnalysisSettings
-    from .solver import solve, solve_batch, solve_target
+    from .solver import solve_batch
+    from .views import report_text
 
 # public name -> module that defines it
 _EXPORTS = {
@@ -66,9 +68,9 @@ _EXPORTS = {
     "list_rules": "rules",
     "score": "rules",
     "misere_partout": "rules",
-    # double-dummy solver (solver/)
-    "solve": "solver",
-    "solve_target": "solver",
+    # double-dummy solver: one deal asked by declarer and leader=, and the batch kernel
+    "solve": "double_dummy",
+    "solve_target": "double_dummy",
     "solve_batch": "solver",
     # analysis (analysis/) and the settings it runs under (settings.py)
     "analyze": "analysis",
@@ -77,6 +79,8 @@ _EXPORTS = {
     "AnalysisSettings": "settings",
     # batch
     "run_batch": "batch",
+    # the text report of an analysis (also Analysis.report(), which delegates here)
+    "report_text": "views",
 }
 
 __all__ = [
@@ -104,6 +108,7 @@ __all__ = [
     "parse_play_seat",
     "parse_strain",
     "play_seat_to_compass",
+    "report_text",
     "run_batch",
     "score",
     "solve",

@@ -13,6 +13,7 @@ from ..config import DEFAULT_SAMPLES, SE_TARGET
 from ..progress import ProgressBar
 from ..sampler import Sampler
 from ..settings import AnalysisSettings
+from .all_pass import PassEstimator
 from .bracket import bracket_analysis
 from .evaluate import Evaluation, evaluate
 from .inputs import Problem, check_solving, resolve
@@ -113,8 +114,14 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool) -> l
 
 def _model_notes(p: Problem, ev: Evaluation) -> list[str]:
     """What passing is worth, and how bids that need a partner were valued."""
-    rs = p.rules
-    notes = [f"pass = {ev.recommendation.pass_value:+g} {rs.unit}: {rs.pass_model}"]
+    rs, r = p.rules, ev.recommendation
+    if r.pass_game:
+        notes = [f"pass = {r.pass_game}, simulated with heuristic play: {r.pass_value:+.1f} "
+                 f"± {r.pass_value_se:.1f} {rs.unit} (the rules' all-pass game, each for "
+                 "himself, on the sampled deals; one heuristic card play for every seat; "
+                 "option all_pass)"]
+    else:
+        notes = [f"pass = {r.pass_value:+g} {rs.unit}: {rs.pass_model}"]
     if ev.outcomes:
         notes.append(f"a purchase is one bid: valued as supported with probability "
                      f"{rs.support_share:g}, else played alone for 5 (its unsupported row; "
@@ -140,6 +147,7 @@ def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
         solves=solver.solves, value_searches=solver.value_searches,
         notes=_notes(p, ev, m, any(solver.two_phase.values())), max_time=s.max_time,
         pass_value=r.pass_value, pass_model=p.rules.pass_model, outcomes=ev.outcomes,
+        pass_value_se=r.pass_value_se, all_pass_model=p.rules.all_pass_model,
         time_limited=bool(ev.time_limited), settings=s, deals=solver.deals,
     )
 
@@ -175,9 +183,14 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
                         misere_tricks=s.misere_tricks, floors=trick_floors(p.rules, cands),
                         fail_rate=s.fail_count_rate, seed=s.seed)
 
+        passing = PassEstimator(p.rules, p.declarer)
+
         def score() -> Evaluation:
+            # the deals the searches reached (a time limit may cut the pool to them)
+            n = max((len(v) for v in solver.results.values()), default=len(solver.deals))
             return evaluate(p.rules, cands, solver.results, p.context, p.mask,
-                            s.risk_threshold, s.partner, solver.rates)
+                            s.risk_threshold, s.partner, solver.rates,
+                            passing.value(solver.deals, n))
 
         if s.samples is not None:
             # a fixed number of samples: every search on every sample

@@ -21,6 +21,7 @@ import numpy as np
 from ..cards import format_card
 from ..config import PARTNER_AVERAGE
 from ..rules import RuleSet
+from .all_pass import PassValue, fixed_pass
 from .plan import Candidate, SolveKey, boston_bit, trick_floors
 from .result import TABLE_COLUMNS
 from .statistics import (
@@ -44,7 +45,9 @@ _CLASS_LABELS = {"first_preference": "First Preference", "colour": "Colour", "pl
 @dataclass
 class Recommendation:
     """The bid to make and how sure it is. ``recommended`` is a rung id, ``"pass"``, or None
-    when no rung is priced; ``rec_se``: the SE of the net EV that precision mode narrows."""
+    when no rung is priced; ``rec_se``: the SE of the net EV that precision mode narrows;
+    ``pass_value`` ± ``pass_value_se``: what passing is worth (SE 0 for a fixed value),
+    valued by the all-pass game ``pass_game`` (its name; empty for a fixed value)."""
 
     recommended: str | None = None
     runner_up: str | None = None
@@ -54,6 +57,8 @@ class Recommendation:
     reason: str = ""
     rec_se: float | None = None
     pass_value: float = 0.0
+    pass_value_se: float = 0.0
+    pass_game: str = ""
 
 
 @dataclass
@@ -197,11 +202,13 @@ def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[
 
 def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.ndarray],
              ctx: Mapping[str, Any], hand: int, threshold: float, partner: str,
-             rates: Mapping[SolveKey, np.ndarray] | None = None) -> Evaluation:
+             rates: Mapping[SolveKey, np.ndarray] | None = None,
+             pass_est: PassValue | None = None) -> Evaluation:
     """Score every candidate (each on the samples its search has solved: ``results``),
     choose trumps and discards ex ante, recommend a bid. ``rates``: each trick search's
     per-deal share of failures counted (:class:`~boston_sim.analysis.solving.Solver`;
-    missing: every count known)."""
+    missing: every count known). ``pass_est``: the value of passing (missing: the rule
+    file's fixed value)."""
     ev = Evaluation(rows=[], tricks={}, payoffs={}, stats=[], recommendation=Recommendation())
     floors = trick_floors(rs, cands)
     by_rung: dict[str, list[Candidate]] = {}
@@ -215,7 +222,7 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
         chosen_of[rung.id] = (_score_rung(ev, rs, rung, options, ctx, threshold, partner)
                               if options else None)
     _value_outcomes(rs, ev, chosen_of, ctx, partner)
-    ev.recommendation = recommend(rs, ev.rows, ev.payoffs)
+    ev.recommendation = recommend(rs, ev.rows, ev.payoffs, pass_est)
     if ev.recommendation.recommended is None:
         ev.notes.append("no priced rung; EV left empty (docs/RULES.md §3.0)")
     return ev
@@ -281,6 +288,13 @@ def _value_outcomes(rs: RuleSet, ev: Evaluation, chosen_of: Mapping[str, Candida
         ev.payoff_samples[bid_rung.id] = mixed.net_sample
 
 
+def _pass_text(pe: PassValue) -> str:
+    """The value of passing in words: the number, and for a simulated game its name and SE."""
+    if not pe.simulated:
+        return f"{pe.value:+.1f}"
+    return f"{pe.label}, {pe.value:+.1f} ± {pe.se:.1f}"
+
+
 def _order_key(row: Mapping[str, Any]) -> tuple[float, float, int]:
     """Rank priced rows by net EV, then P(make), then ladder rank (NaN last)."""
     ev, p = float(row["ev_net"]), float(row["p_make"])
@@ -289,33 +303,42 @@ def _order_key(row: Mapping[str, Any]) -> tuple[float, float, int]:
 
 
 def recommend(rs: RuleSet, rows: list[dict[str, Any]],
-              payoffs: Mapping[str, np.ndarray]) -> Recommendation:
+              payoffs: Mapping[str, np.ndarray],
+              pass_est: PassValue | None = None) -> Recommendation:
     """The bid with the best expected net result among the chosen priced rows (a bid's other
-    outcome is no bid), or "pass" when every bid expects less than passing
-    (:attr:`RuleSet.pass_value`, 0 unless the all-pass outcome is priced); marks its row
-    ``recommended``."""
+    outcome is no bid), or "pass" when every bid expects less than passing (``pass_est``:
+    the simulated all-pass game, :mod:`.all_pass`; missing: :attr:`RuleSet.pass_value`, 0
+    unless the file prices the all-pass outcome); marks its row ``recommended``."""
+    pe = pass_est if pass_est is not None else fixed_pass(rs)
     priced = [r for r in rows if r["chosen"] and r["priced"] and not r["outcome_of"]]
     if not priced:
         return Recommendation(reason=f"no priced rung: {rs.name} gives no payments for these "
-                                     "contracts, so only probabilities are shown")
+                                     "contracts, so only probabilities are shown",
+                              pass_value=pe.value, pass_value_se=pe.se, pass_game=pe.label)
     order = sorted(priced, key=_order_key, reverse=True)
     best = order[0]
     second = order[1] if len(order) > 1 else None
     unit = rs.unit
-    pv = rs.pass_value
-    r = Recommendation(pass_value=pv)
+    pv = pe.value
+    r = Recommendation(pass_value=pv, pass_value_se=pe.se, pass_game=pe.label)
+    # a simulated pass is paired with the bid per deal (the same deals: common random numbers)
+    best_terms = payoffs.get(best["rung"])
+    pass_diff_se = (diff_se(best_terms, pe.terms) if pe.simulated and best_terms is not None
+                    else float(best["ev_net_se"]))
     if best["ev_net"] < pv:
         r.recommended, r.runner_up = "pass", best["rung"]
         r.diff = pv - float(best["ev_net"])
-        r.diff_se = r.rec_se = float(best["ev_net_se"])
-        lose = "loses on average" if pv == 0 else f"expects less than passing ({pv:+.1f})"
+        r.rec_se = float(best["ev_net_se"])
+        r.diff_se = pass_diff_se
+        lose = ("loses on average" if pv == 0 and not pe.simulated
+                else f"expects less than passing ({_pass_text(pe)})")
         r.reason = (f"every rung {lose}; the best, {best['name']}, expects "
                     f"{best['ev_net']:+.1f} {unit}")
     else:
         r.recommended = best["rung"]
         r.rec_se = float(best["ev_net_se"])
         if second is None or second["ev_net"] < pv:
-            r.runner_up, r.diff, r.diff_se = "pass", float(best["ev_net"]) - pv, r.rec_se
+            r.runner_up, r.diff, r.diff_se = "pass", float(best["ev_net"]) - pv, pass_diff_se
         else:
             r.runner_up = second["rung"]
             r.diff = float(best["ev_net"] - second["ev_net"])

@@ -87,8 +87,10 @@ class Analysis:
     trumps (cross-fitting, :func:`~.statistics.cross_fitted`), its chosen row, payoffs and
     payoff samples pool the two halves, while ``tricks`` keeps the labelled trump's own.
     ``pass_value``: the net the recommendation gives passing (the all-pass outcome,
-    ``pass_model`` in words); ``outcomes[bid]``: a bid's two outcomes side by side (a Russian
-    purchase, supported or alone) with the share valued as supported.
+    ``pass_model`` in words, ``all_pass_model`` its id), ``pass_value_se`` its SE (0 for a
+    fixed value, the sampling SE for a simulated all-pass game); ``outcomes[bid]``: a bid's
+    two outcomes side by side (a Russian purchase, supported or alone) with the share valued
+    as supported.
     ``solves``: deal-searches done; ``value_searches``:
     the exact trick counts among them. ``settings``: what the analysis was asked with.
     ``deals``: the sampled deals (``uint64[M, 4]`` hand masks by compass seat, dealer W),
@@ -127,6 +129,8 @@ class Analysis:
     max_time: float | None = None
     pass_value: float = 0.0
     pass_model: str = ""
+    pass_value_se: float = 0.0
+    all_pass_model: str = "none"
     outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
     time_limited: bool = False
     settings: AnalysisSettings | None = None
@@ -140,6 +144,15 @@ class Analysis:
             f", ev_net={best['ev_net']:+.1f} {self.rules.unit}"
         return (f"Analysis(hand={self.hand!r}, seat={self.seat!r}, rules={self.rules.id!r}, "
                 f"samples={self.samples}, recommended={self.recommended!r}{ev})")
+
+    def report(self, width: int | None = None) -> str:
+        """The text report ``boston-sim bid`` prints (the table, the recommendation and its
+        notes), plain text ``width`` columns wide (default 80)."""
+        # rendering lives in views, which the analysis may not import: the package re-exports
+        # it (boston_sim.report_text), so the dependency points down from the top
+        from .. import report_text
+
+        return report_text(self) if width is None else report_text(self, width)
 
     @property
     def unit(self) -> str:
@@ -198,8 +211,10 @@ class Analysis:
             "precision": self.precision,
             "max_time": self.max_time,
             "time_limited": self.time_limited,
-            "pass_value": self.pass_value,
+            "pass_value": json_value(self.pass_value),
+            "pass_value_se": json_value(self.pass_value_se),
             "pass_model": self.pass_model,
+            "all_pass_model": self.all_pass_model,
             "recommended": self.recommended,
             "runner_up": self.runner_up,
             "diff": json_value(self.diff),

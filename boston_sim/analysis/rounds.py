@@ -60,7 +60,8 @@ class WorkCount:
 
 
 def settle(stats: Sequence[CandidateStats], pass_value: float = 0.0,
-           others: frozenset[str] = frozenset()) -> tuple[set[SolveKey], int]:
+           others: frozenset[str] = frozenset(), pass_se: float = 0.0
+           ) -> tuple[set[SolveKey], int]:
     """Searches that may stop: every candidate (rung, trump, discard) that uses them has
     P(make) known within :data:`SE_TARGET` (:func:`ac_se`) and, if priced, a net EV at least
     :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's value).
@@ -72,8 +73,10 @@ def settle(stats: Sequence[CandidateStats], pass_value: float = 0.0,
 
     Also returns, when only the best bid's P(make) stands in the way, the number of deals at
     which its SE would reach the target if the proportion stayed as it is (else 0): the next
-    round need not go further (:func:`run_rounds`)."""
-    floor = pass_value
+    round need not go further (:func:`run_rounds`). A simulated pass value counts with its
+    SE ``pass_se``: rows stop below its lower end, the best bid above its upper end."""
+    pass_margin = 0.0 if math.isnan(pass_se) else Z_OUT * pass_se
+    floor = pass_value - pass_margin
     for st in stats:
         if st.priced and not math.isnan(st.ev_net_se) and st.candidate.rung_id not in others:
             floor = max(floor, st.ev_net - Z_OUT * st.ev_net_se)
@@ -93,7 +96,7 @@ def settle(stats: Sequence[CandidateStats], pass_value: float = 0.0,
     if priced:
         b = max(priced, key=lambda i: stats[i].ev_net)
         st = stats[b]
-        if (st.ev_net - Z_OUT * st.ev_net_se > pass_value
+        if (st.ev_net - Z_OUT * st.ev_net_se > pass_value + pass_margin
                 and all(g for i, g in enumerate(good) if i != b)):
             if known[b]:
                 good[b] = True
@@ -198,8 +201,9 @@ def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler
         else:
             solve_before(solver, active, m, deadline)
         result = score()
-        settled, wanted = settle(result.stats, result.recommendation.pass_value,
-                                 no_bids(result))
+        rec = result.recommendation
+        settled, wanted = settle(result.stats, rec.pass_value, no_bids(result),
+                                 rec.pass_value_se)
         if deadline is not None and time.perf_counter() > deadline:
             result.time_limited = any(k not in settled for k in solver.keys)
             if result.time_limited:

@@ -39,6 +39,11 @@ Input formats (see :func:`read_jobs`):
 
 A row's own seat / rules / turn-up win over the run's settings (``--seat`` / ``--rules`` /
 ``--turnup``).
+
+What made the results (:mod:`boston_sim.manifest`, with ``row_schema_version``, the version
+of docs/schema/batch_row.schema.json) is the ``manifest`` key of ``meta.json`` beside every
+results file, and also the ``boston_sim.manifest`` key-value metadata of Parquet files
+(:func:`read_manifest`).
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ from .records import (
     OUTPUT_FORMATS,
     ROW_COLUMNS,
     ROW_SCHEMA,
+    ROW_SCHEMA_VERSION,
     SUMMARY_COLUMNS,
     SUMMARY_SCHEMA,
     BadRow,
@@ -67,6 +73,7 @@ from .sinks import (
     ParquetSink,
     encode_rows,
     output_paths,
+    read_manifest,
     write_table,
 )
 
@@ -77,6 +84,7 @@ __all__ = [
     "OUTPUT_FORMATS",
     "ROW_COLUMNS",
     "ROW_SCHEMA",
+    "ROW_SCHEMA_VERSION",
     "SUMMARY_COLUMNS",
     "SUMMARY_SCHEMA",
     "BadRow",
@@ -97,6 +105,7 @@ __all__ = [
     "load_results",
     "output_paths",
     "read_jobs",
+    "read_manifest",
     "rows_of",
     "run_batch",
     "summarize_rows",

@@ -15,17 +15,24 @@ EXT_TO_INPUT = {
 EXT_TO_OUTPUT = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 OUTPUT_EXT = {"csv": ".csv", "jsonl": ".jsonl", "parquet": ".parquet"}
 
+ROW_SCHEMA_VERSION = 1
+"""Version of the result rows (docs/schema/batch_row.schema.json), recorded in every batch
+output's manifest; raised when a column changes meaning or goes away (a new column keeps it)."""
+
 # One row per hand x rung. The type of each column is fixed so that CSV, JSON Lines and
 # Parquet read back to the same values.
 ROW_SCHEMA: dict[str, type] = {
     "hand_id": int,
     "label": str,
     "rules": str,
+    "unit": str,
     "seat": str,
     "hand": str,
     "rung": str,
     "name": str,
     "rank": int,
+    "kind": str,
+    "target": int,
     "trump": str,
     "p_make": float,
     "p_make_se": float,
@@ -44,6 +51,7 @@ ROW_SCHEMA: dict[str, type] = {
     "seed": int,
     "runner_up": str,
     "diff_se": float,
+    "time_limited": bool,
 }
 ROW_COLUMNS = list(ROW_SCHEMA)
 
@@ -51,6 +59,7 @@ SUMMARY_SCHEMA: dict[str, type] = {
     "hand_id": int,
     "label": str,
     "rules": str,
+    "unit": str,
     "seat": str,
     "hand": str,
     "recommended": str,

@@ -38,6 +38,7 @@ def rows_of(analysis: Any, job: Job) -> list[dict[str, Any]]:
     s = job.settings
     hand_facts = {
         "hand_id": job.index, "label": job.label, "rules": s.rules_id,
+        "unit": str(analysis.rules.unit),
         "seat": str(getattr(analysis, "seat", s.seat)), "hand": job.hand,
     }
     out = []
@@ -47,6 +48,8 @@ def rows_of(analysis: Any, job: Job) -> list[dict[str, Any]]:
             "rung": str(r["rung"]),
             "name": str(r.get("name", r["rung"])),
             "rank": int(r.get("rank", 0)),
+            "kind": str(r["kind"]),
+            "target": int(r["target"]),
             "trump": _text(r.get("trump")),
             **{k: _num(r.get(k)) for k in ("p_make", "p_make_se", "mean_tricks",
                                            "ev_per_adversary", "ev_per_adversary_se",
@@ -57,6 +60,7 @@ def rows_of(analysis: Any, job: Job) -> list[dict[str, Any]]:
             "seed": int(s.seed),
             "runner_up": "" if runner is None else str(runner),
             "diff_se": diff_se,
+            "time_limited": bool(getattr(analysis, "time_limited", False)),
         })
     return out
 
@@ -99,6 +103,7 @@ def summarize_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "hand_id": hid,
             "label": first["label"],
             "rules": first["rules"],
+            "unit": first["unit"],
             "seat": first["seat"],
             "hand": first["hand"],
             "recommended": rec_id,

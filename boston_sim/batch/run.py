@@ -22,7 +22,13 @@ from ..settings import AnalysisSettings
 from .executors import execute
 from .jobs import Job, analyze_one, check_rules, read_jobs
 from .readers import detect_input_format
-from .records import OUTPUT_FORMATS, SUMMARY_SCHEMA, BatchSummary, HandResult
+from .records import (
+    OUTPUT_FORMATS,
+    ROW_SCHEMA_VERSION,
+    SUMMARY_SCHEMA,
+    BatchSummary,
+    HandResult,
+)
 from .results import summarize_rows
 from .sinks import (
     ErrorLog,
@@ -79,7 +85,8 @@ def run_batch(
     meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings)
     if resume:
         check_resume(paths.meta, meta)
-    sink = open_sink(paths.results, paths.fmt)
+    meta["manifest"] = run_manifest(settings, workers)
+    sink = open_sink(paths.results, paths.fmt, meta["manifest"])
     if resume:
         check_kept_hands(sink, jobs)
     new_files = [p for p in (paths.results, paths.summary, paths.errors, paths.meta,
@@ -94,7 +101,8 @@ def run_batch(
             _remove_new(new_files)
         raise
     rows = sink.read_rows()
-    write_table(paths.summary, summarize_rows(rows), SUMMARY_SCHEMA, paths.fmt)
+    write_table(paths.summary, summarize_rows(rows), SUMMARY_SCHEMA, paths.fmt,
+                meta["manifest"])
     summary.done = len({r["hand_id"] for r in rows})
     summary.seconds = time.perf_counter() - t0
     return summary
@@ -125,7 +133,7 @@ def _run_jobs(sink: Any, jobs: list[Job], bad: list[Any], resume: bool, paths: O
     as it finishes; ``summary`` counts them."""
     done = sink.open(resume)
     atomic_write_bytes(paths.meta, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
-    errors = ErrorLog(paths.errors)
+    errors = ErrorLog(paths.errors, paths.fmt, meta.get("manifest"))
     for b in bad:
         errors.add(b.line, b.index, b.reason, b.text)
     todo = [j for j in jobs if j.index not in done]
@@ -223,6 +231,22 @@ def run_meta(input_path: Path, input_format: str, fmt: str, pbn_seat: str,
             "rules_sha256": rules_sha256(settings.rules), "input_format": input_format,
             "format": fmt, **settings.result_dict(), "pbn_seat": pbn_seat,
             "version": __version__}
+
+
+def run_manifest(settings: AnalysisSettings, workers: int | None) -> dict[str, Any]:
+    """What made this run's outputs (:func:`boston_sim.manifest.manifest`), with the version
+    of the result rows (docs/schema/batch_row.schema.json); stored in ``meta.json`` and in
+    Parquet files' metadata. The run-wide rule set is recorded (rows may name others)."""
+    from ..errors import USER_ERRORS
+    from ..manifest import manifest
+
+    try:
+        rules = check_rules(settings.rules, settings.option_map)
+    except USER_ERRORS:
+        rules = None  # every row names its own, or the error is reported per row
+    out = manifest(command="batch", rules=rules, seed=settings.seed, samples=settings.samples,
+                   threads=workers, settings=settings)
+    return {**out, "row_schema_version": ROW_SCHEMA_VERSION}
 
 
 def file_sha256(path: Path) -> str:

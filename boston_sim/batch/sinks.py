@@ -5,6 +5,11 @@ CSV / JSON Lines (:class:`LineSink`): each finished hand's rows go out in one ``
 temporary name and renamed, merged into one results file of row groups at the end.
 ``open(resume=True)`` drops a torn or incomplete trailing hand and reports
 every complete one. Whole tables (the summary, the settings) are written atomically.
+
+The manifest (what made the results, :mod:`boston_sim.manifest`) is the ``manifest`` key of
+the settings file ``meta.json`` beside every results file; a Parquet file also carries it in
+its key-value metadata under ``boston_sim.manifest`` (JSON text), so that the file alone
+says what made it. CSV and JSON Lines rows stay plain rows (no header line to skip).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 from ..analysis.result import json_value
 from ..errors import BostonSimError
 from ..limits import clip
+from ..manifest import MANIFEST_KEY
 from ..outputs import atomic_output, replace_synced, write_bytes_atomic
 from .records import (
     ERROR_COLUMNS,
@@ -119,12 +125,17 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
 
 def write_table(path: Path, rows: list[dict[str, Any]], schema: dict[str, type],
-                fmt: str) -> None:
-    """Write a whole table atomically (temp file + rename) in ``fmt``."""
+                fmt: str, manifest: dict[str, Any] | None = None) -> None:
+    """Write a whole table atomically (temp file + rename) in ``fmt``; a Parquet file carries
+    ``manifest`` in its metadata."""
     cols = list(schema)
     if fmt == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pandas(rows_frame(rows, schema), preserve_index=False)
         with atomic_output(path) as tmp:
-            rows_frame(rows, schema).to_parquet(tmp, index=False)
+            pq.write_table(_with_metadata(table, manifest), tmp)
         return
     head = _csv_header(cols) if fmt == "csv" else b""
     atomic_write_bytes(path, head + encode_rows(rows, fmt, cols))
@@ -143,10 +154,10 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
     """Where the results, summary, errors and run settings go.
 
     ``--out results.csv`` -> ``results.csv``, ``results.summary.csv``, ``results.errors.csv``
-    and ``results.meta.json``; for Parquet the summary is ``results.summary.parquet``. The
-    errors and settings files of the other formats carry the format's name
-    (``results.jsonl.errors.csv``, ``results.parquet.meta.json``), so that runs of one name
-    in two formats never share them.
+    and ``results.meta.json``; the summary and errors files follow the output format
+    (``results.summary.parquet``, ``results.errors.jsonl``). The settings file of the other
+    formats carries the format's name (``results.parquet.meta.json``), so that runs of one
+    name in two formats never share it.
     Without ``--out`` the results sit next to the input: ``hands.txt`` ->
     ``hands.results.csv``.
     """
@@ -169,7 +180,7 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
         base = results.with_suffix("") if results.suffix.lower() == ext else results
     summary = base.with_name(base.name + ".summary" + ext)
     side = base if f == "csv" else base.with_name(base.name + ext)
-    errors = side.with_name(side.name + ".errors.csv")
+    errors = base.with_name(base.name + ".errors" + ext)
     meta = side.with_name(side.name + ".meta.json")
     return OutputPaths(results, summary, errors, meta, f)
 
@@ -300,9 +311,10 @@ class ParquetSink:
     layout of earlier versions) is still read by :func:`~boston_sim.batch.load_results`.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, manifest: dict[str, Any] | None = None) -> None:
         self.path = path
         self.parts = path.with_name(f".{path.name}{PARTS_SUFFIX}")
+        self.manifest = manifest  # written into the merged file's metadata
 
     def _part(self, hid: int) -> Path:
         return self.parts / f"hand-{hid:06d}.parquet"
@@ -352,21 +364,41 @@ class ParquetSink:
         """Merge the results file and the parts into one results file, then drop the parts."""
         rows = self.read_rows()
         with atomic_output(self.path) as tmp:
-            write_row_groups(tmp, rows)
+            write_row_groups(tmp, rows, self.manifest)
         shutil.rmtree(self.parts, ignore_errors=True)
 
     def close(self) -> None:
         pass
 
 
-def write_row_groups(path: Path, rows: list[dict[str, Any]]) -> None:
+def _with_metadata(table: Any, manifest: dict[str, Any] | None) -> Any:
+    """``table`` with ``manifest`` as JSON text under :data:`MANIFEST_KEY` in its schema's
+    key-value metadata (pandas' own metadata kept)."""
+    if manifest is None:
+        return table
+    meta = dict(table.schema.metadata or {})
+    meta[MANIFEST_KEY.encode()] = json.dumps(manifest, ensure_ascii=False).encode("utf-8")
+    return table.replace_schema_metadata(meta)
+
+
+def read_manifest(path: str | Path) -> dict[str, Any] | None:
+    """The manifest stored in a Parquet file's metadata, or None when it has none."""
+    import pyarrow.parquet as pq
+
+    meta = pq.read_schema(path).metadata or {}
+    raw = meta.get(MANIFEST_KEY.encode())
+    return None if raw is None else json.loads(raw.decode("utf-8"))
+
+
+def write_row_groups(path: Path, rows: list[dict[str, Any]],
+                     manifest: dict[str, Any] | None = None) -> None:
     """``rows`` (sorted by hand id) as one Parquet file, :data:`ROW_GROUP_HANDS` hands a row
-    group."""
+    group, with ``manifest`` in its metadata."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     frame = rows_frame(rows, ROW_SCHEMA)
-    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = _with_metadata(pa.Table.from_pandas(frame, preserve_index=False), manifest)
     hand_ids = frame["hand_id"].to_numpy()
     with pq.ParquetWriter(path, table.schema) as writer:
         if len(rows) == 0:
@@ -412,29 +444,65 @@ def read_parquet_checked(path: Path) -> Any:
     return df
 
 
-def open_sink(path: Path, fmt: str) -> LineSink | ParquetSink:
-    """The sink that writes results in ``fmt``."""
-    return ParquetSink(path) if fmt == "parquet" else LineSink(path, fmt)
+def open_sink(path: Path, fmt: str,
+              manifest: dict[str, Any] | None = None) -> LineSink | ParquetSink:
+    """The sink that writes results in ``fmt`` (a Parquet file with ``manifest`` in its
+    metadata; the line formats' manifest is in ``meta.json``)."""
+    return ParquetSink(path, manifest) if fmt == "parquet" else LineSink(path, fmt)
 
 
 class ErrorLog:
-    """``RESULTS.errors.csv``: one line per failed row, written (and fsynced) as it happens.
+    """``RESULTS.errors.csv`` (``.jsonl``, ``.parquet``: the output's format): one entry per
+    failed row (:data:`ERROR_COLUMNS`). CSV and JSON Lines entries are written and fsynced as
+    they happen; a Parquet file is written whole, empty at the start and complete at
+    ``close`` (with ``manifest`` in its metadata).
 
     Started afresh by every run: on ``--resume`` the failed rows are tried again."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, fmt: str = "csv",
+                 manifest: dict[str, Any] | None = None) -> None:
         self.path = path
+        self.fmt = fmt
+        self.manifest = manifest
         self.count = 0
-        atomic_write_bytes(path, _csv_header(ERROR_COLUMNS))
+        self.entries: list[dict[str, Any]] = []
+        self.fd: int | None = None
+        if fmt == "parquet":
+            self._write_parquet()
+            return
+        atomic_write_bytes(path, _csv_header(ERROR_COLUMNS) if fmt == "csv" else b"")
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
 
     def add(self, line: int, hand_id: int | None, reason: str, text: str = "") -> None:
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerow(
-            [line, "" if hand_id is None else hand_id, reason, text])
-        _write_all(self.fd, buf.getvalue().encode("utf-8"))
-        os.fsync(self.fd)
         self.count += 1
+        entry = {"line": line, "hand_id": hand_id, "reason": reason, "text": text}
+        if self.fd is None:
+            self.entries.append(entry)
+            return
+        if self.fmt == "csv":
+            buf = io.StringIO()
+            csv.writer(buf, lineterminator="\n").writerow(
+                [line, "" if hand_id is None else hand_id, reason, text])
+            data = buf.getvalue()
+        else:
+            data = json.dumps(entry, ensure_ascii=False) + "\n"
+        _write_all(self.fd, data.encode("utf-8"))
+        os.fsync(self.fd)
+
+    def _write_parquet(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        types = {"line": pa.int64(), "hand_id": pa.int64(), "reason": pa.string(),
+                 "text": pa.string()}
+        table = pa.table({c: pa.array([e[c] for e in self.entries], t)
+                          for c, t in types.items()})
+        with atomic_output(self.path) as tmp:
+            pq.write_table(_with_metadata(table, self.manifest), tmp)
 
     def close(self) -> None:
-        os.close(self.fd)
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        elif self.fmt == "parquet":
+            self._write_parquet()

@@ -55,13 +55,18 @@ def _check_run_args(file: Path, fmt: str | None, input_format: str | None,
 
 
 def _report(s: Any, json_out: bool, settings: Any, threads: int | None) -> None:
-    """The run's summary: JSON on stdout, or counts and paths on stderr."""
+    """The run's summary: JSON on stdout, or the results table on stdout and the counts and
+    paths on stderr."""
     if json_out:
+        from ..batch import ROW_SCHEMA_VERSION
         from ..views.manifest import with_manifest
 
-        echo_json(with_manifest(s.to_dict(), "batch", seed=settings.seed,
-                                samples=settings.samples, threads=threads, settings=settings))
+        out = with_manifest(s.to_dict(), "batch", seed=settings.seed, samples=settings.samples,
+                            threads=threads, settings=settings)
+        out["manifest"]["row_schema_version"] = ROW_SCHEMA_VERSION
+        echo_json(out)
         return
+    _print_table(s)
     rate = 60 * s.analysed / s.seconds if s.seconds > 0 else 0.0
     typer.echo(
         f"{s.done} of {s.hands} hands have results ({s.analysed} analysed now, "
@@ -70,6 +75,18 @@ def _report(s: Any, json_out: bool, settings: Any, threads: int | None) -> None:
     typer.echo(f"results: {s.results}\nsummary: {s.summary}", err=True)
     if s.failed:
         typer.echo(f"errors:  {s.errors}", err=True)
+
+
+def _print_table(s: Any) -> None:
+    """The per-hand results on stdout, fitted to the terminal (or ``COLUMNS`` when piped)."""
+    from ..batch import load_results, summarize_rows
+    from ..views.batch_table import print_batch_summary
+    from ..views.terminal import console
+
+    if s.done == 0 or not Path(s.results).exists():
+        return
+    rows = summarize_rows(load_results(s.results).to_dict("records"))
+    print_batch_summary(console(), rows, s.summary)
 
 
 def batch(
@@ -111,10 +128,11 @@ def batch(
         "--json", help="Print the run summary as JSON.")] = False,
 ) -> None:
     """Analyse every hand in FILE; write one row per hand and rung, a per-hand summary and an
-    errors file (RESULTS.errors.csv, with line numbers). Text files: one hand per line,
-    HAND | SEAT | LABEL | RULES | TURNUP (all but HAND optional; # comments); --rules,
-    --seat and --turnup apply to rows that give none, the other analysis options (those of
-    `bid`) to every row.
+    errors file (RESULTS.errors.csv, .jsonl or .parquet as the output, with line numbers).
+    Text files: one hand per line, HAND | SEAT | LABEL | RULES | TURNUP (all but HAND
+    optional; # comments); --rules, --seat and --turnup apply to rows that give none, the
+    other analysis options (those of `bid`) to every row. At the end a table of the first
+    hands' bids (all of them in the summary file).
     Exit code 0 if every row succeeded, 1 if some failed, 2 for usage errors."""
     with user_errors():
         from ..batch import check_rules, run_batch
@@ -135,7 +153,7 @@ def batch(
             typer.echo("interrupted: finished hands are saved; run again with --resume",
                        err=True)
             raise typer.Exit(code=130) from None
-    _report(s, json_out, settings, threads)
+        _report(s, json_out, settings, threads)
     if s.failed:
         raise typer.Exit(code=1)
 

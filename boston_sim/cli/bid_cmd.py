@@ -107,10 +107,11 @@ def bid(
             with atomic_output(csv_file) as tmp:
                 write_csv(a, tmp)
         if plot is not None:
+            from ..views.manifest import hand_manifest
             from ..views.plots import plot_hand
 
             with atomic_output(plot) as tmp:
-                plot_hand(a, tmp)
+                plot_hand(a, tmp, made_by=hand_manifest(a, "bid", started))
         if deals_out is not None:
             from ..views.deals import write_pbn
 

@@ -72,23 +72,27 @@ def plot(
     """Plot a batch's results (recommended bids, expected values) or one hand's analysis
     (counters won or lost per rung, tricks per trump, EV by rung)."""
     with user_errors():
+        from ..manifest import now_utc
+
+        started = now_utc()
         p = Path(target)
         if not p.exists() and p.suffix.lower() in RESULTS_SUFFIXES:
             fail(f"file not found: {p}")
         if p.exists():
             from ..batch import load_results
-            from ..views.plots import plot_batch
+            from ..views.plots import batch_plot_manifest, plot_batch
 
             dest = check_plot_path(out or p.with_suffix(".png"), [p])
             results = load_results(p)
             if len(results) == 0:
                 fail(f"no results to plot in {p}")
             with atomic_output(dest) as tmp:
-                plot_batch(results, tmp)
+                plot_batch(results, tmp, made_by=batch_plot_manifest(p, started))
         else:
             import sys
 
             from ..analysis import analyze
+            from ..views.manifest import hand_manifest
             from ..views.plots import plot_hand
 
             dest = check_plot_path(out or Path(DEFAULT_HAND_IMAGE), [rules])
@@ -101,7 +105,7 @@ def plot(
             with notice_at_compile(not quiet):
                 a = analyze(target, settings, progress=not quiet and sys.stderr.isatty())
             with atomic_output(dest) as tmp:
-                plot_hand(a, tmp)
+                plot_hand(a, tmp, made_by=hand_manifest(a, "plot", started))
         typer.echo(str(dest))
 
 

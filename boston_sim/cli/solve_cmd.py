@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from ..limits import TRICKS_MAX, bounded_lines, check_int, check_text
+from ..manifest import now_utc, with_manifest
 from .common import echo_json, fail, notice_at_compile, user_errors
 
 KINDS = ("at_least", "at_most", "exactly")
@@ -70,7 +71,8 @@ def solve(
     file: Annotated[Path | None, typer.Option(
         "--file", "-f", help="Solve every deal in FILE: one PBN deal per line; blank lines and "
         "# comments are skipped.", show_default=False)] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON with a manifest (what "
+        "made it); with --file an object {results: [one per line], manifest}.")] = False,
     progress: Annotated[bool | None, typer.Option(
         "--progress/--no-progress", help="Progress bar on stderr, counting a --file's deals or "
         "a --table's searches (default: on a terminal, for a --table and for a file of at "
@@ -88,9 +90,10 @@ def solve(
         check_text("the deal", deal)
         query = _parse_query(trump, leader, declarer, partner, table, kind, target, misere, boston)
         if file is None:
+            started = now_utc()
             result = _solve_deal(deal, query, progress)  # type: ignore[arg-type]
             if json_out:
-                echo_json(result)
+                echo_json(_with_manifest(result, query, started))
             else:
                 typer.echo(_render(result))
             return
@@ -156,6 +159,20 @@ def _plan(text: str, q: _Query) -> tuple[Any, list[Any]]:
     assert q.trump is not None and q.leader is not None
     return contract_searches(deal, q.trump, q.leader, q.declarer, q.partner, q.kind, q.target,
                              q.boston)
+
+
+def _with_manifest(obj: dict[str, Any], q: _Query, started: str) -> dict[str, Any]:
+    """``obj`` with the manifest of this solve (the question asked is its options)."""
+    from ..cards import format_compass, format_strain
+
+    def seat(x: int | None) -> str | None:
+        return None if x is None else format_compass(x)
+
+    options = {"trump": None if q.trump is None else format_strain(q.trump),
+               "leader": seat(q.leader), "declarer": None if q.table else seat(q.declarer),
+               "partner": seat(q.partner), "table": q.table, "pairs": q.pairs,
+               "kind": q.kind, "target": q.target, "boston": q.boston}
+    return with_manifest(obj, "solve", options=options, started=started)
 
 
 def _as_dict(result: Any) -> dict[str, Any]:
@@ -247,6 +264,7 @@ def _print_results(results: list[dict[str, Any]]) -> None:
 def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> None:
     from ..progress import ProgressBar
 
+    started = now_utc()
     todo = _read_deals(text)
     show = progress if progress is not None else (
         sys.stderr.isatty() and len(todo) >= PROGRESS_MIN_DEALS)
@@ -261,7 +279,7 @@ def _solve_file(text: str, q: _Query, json_out: bool, progress: bool | None) -> 
             if not show and not json_out:
                 _print_results(batch)
     if json_out:
-        echo_json(results)
+        echo_json(_with_manifest({"results": results}, q, started))
     elif show:
         # with a bar on the terminal the results wait until it is gone, so the two do not mix
         _print_results(results)

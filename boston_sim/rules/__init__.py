@@ -42,6 +42,8 @@ from __future__ import annotations
 
 from .loader import DATA_DIR, list_rules, load_rules
 from .model import (
+    ALL_PASS_LABELS,
+    ALL_PASS_MODELS,
     DISCARDS,
     EXPOSURES,
     KINDS,
@@ -57,11 +59,13 @@ from .model import (
     Rung,
     Score,
 )
-from .payments import misere_partout_red
+from .payments import grand_all_pass_red, misere_partout_red
 from .ruleset import RuleSet, trump_class
 from .scoring import misere_partout, score
 
 __all__ = [
+    "ALL_PASS_LABELS",
+    "ALL_PASS_MODELS",
     "DATA_DIR",
     "DISCARDS",
     "EXPOSURES",
@@ -78,6 +82,7 @@ __all__ = [
     "RuleSet",
     "Rung",
     "Score",
+    "grand_all_pass_red",
     "list_rules",
     "load_rules",
     "misere_partout",

@@ -20,6 +20,7 @@ from . import checks
 from .checks import Checker
 from .model import (
     ADVERSARIES,
+    ALL_PASS_MODELS,
     DISCARDS,
     EXPOSURES,
     KINDS,
@@ -91,7 +92,7 @@ _RUNG_KNOWN = (
     | set(_RUNG_FIELD_DEFAULTS)
     | {"rank", "optional", "tricks", "above", "outcome_of"}
 )
-_ALL_PASS_KNOWN = {"game", "note", "value", "option", "negate"}
+_ALL_PASS_KNOWN = {"game", "note", "value", "option", "negate", "model", "model_option"}
 # Values of an ``optional`` rung's option that leave the rung out of the ladder.
 _OFF = ("off", "False", "false", "0")
 
@@ -216,6 +217,7 @@ def _build(raw: dict[str, Any], path: Path, given: dict[str, Any]) -> RuleSet:
     bonus = _boston_bonus(raw, ck)
     partout = _partout(raw, specs, ck)
     all_pass = _all_pass(raw, specs, ck)
+    _all_pass_model(all_pass, specs, partout, ck)
     as_printed = raw.get("as_printed")
     if as_printed is not None and not isinstance(as_printed, dict):
         raise ck.fail("as_printed", "expected a table")
@@ -372,6 +374,32 @@ def _all_pass(raw: dict[str, Any], specs: Mapping[str, OptionSpec], ck: Checker)
     if not isinstance(ap.get("negate", False), bool):
         raise ck.fail("all_pass.negate", f"expected true/false, got {ap['negate']!r}")
     return ap
+
+
+def _all_pass_model(ap: Any, specs: Mapping[str, OptionSpec], partout: bool,
+                    ck: Checker) -> None:
+    """The all-pass game that values a pass: a fixed ``model``, or ``model_option`` naming a
+    choice option whose choices are models; a simulated game needs its payments (the misère
+    partout rule, red counters)."""
+    if ap is None:
+        return
+    if "model" in ap and "model_option" in ap:
+        raise ck.fail("all_pass", "give model or model_option, not both")
+    models: list[Any] = [ap.get("model", "none")]
+    if "model_option" in ap:
+        opt = ap["model_option"]
+        spec = specs.get(opt) if isinstance(opt, str) else None
+        if spec is None or spec.choices is None:
+            raise ck.fail("all_pass.model_option", f"{opt!r} is not a declared choice option")
+        models = list(spec.choices)
+    for m in models:
+        if m not in ALL_PASS_MODELS:
+            raise ck.fail("all_pass.model",
+                          f"{m!r} is not one of {', '.join(map(repr, ALL_PASS_MODELS))}")
+    if "misere_partout" in models and not partout:
+        raise ck.fail("all_pass.model", 'misere_partout needs partout = "red_counters"')
+    if "grand" in models and "red_in_white" not in specs:
+        raise ck.fail("all_pass.model", "grand needs the option red_in_white")
 
 
 # --------------------------------------------------------------------------- the ladder

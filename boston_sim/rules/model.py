@@ -28,6 +28,11 @@ EXPOSURES = ("none", "before_first_lead", "after_first_trick")
 DISCARDS = ("none", "all_one")
 PAYMENT_TYPES = ("table", "linear", "flat", "none")
 PARTOUT_RULES = ("none", "red_counters")
+# What values a pass when everybody passes: a fixed amount ("none": the file's value or
+# option), or the all-pass game simulated on the sampled deals (docs/RULES.md §2.1.5, A-29).
+ALL_PASS_MODELS = ("none", "misere_partout", "grand")
+ALL_PASS_LABELS = {"misere_partout": "Misère Partout", "grand": "Grand"}
+ALL_PASS_SOURCES = {"misere_partout": "docs/RULES.md §2.1.5", "grand": "docs/RULES.md §2.3.3, A-29"}
 SUIT_RULES = ("preference", "fixed", "junior_senior", "turnup")
 STRAIN_LETTERS = ("S", "H", "D", "C", "NT")
 MAX_TRICKS = 13

@@ -120,6 +120,23 @@ def check_trump(rs: RuleSet, rung: Rung, trump: str | int | None) -> int | None:
     return s
 
 
+GRAND_SOLO_RED = 2
+"""What the last-trick winner of Solo Whist's all-pass Grand pays each other player: the
+value of a solo, 2 red counters (docs/RULES.md §2.3.3, A-29)."""
+
+
+def grand_all_pass_red(last: int) -> list[float]:
+    """Solo Whist's all-pass Grand settled in red counters: the winner of the last trick
+    (``last``, 0-3) pays each other player :data:`GRAND_SOLO_RED` (A-29). Returns each
+    player's result (positive = receives)."""
+    if isinstance(last, bool) or not isinstance(last, (int, np.integer)) or not (
+            0 <= last < N_PLAYERS):
+        raise RulesError(f"grand: the last trick's winner must be a player 0-3, not {last!r}")
+    red = [float(GRAND_SOLO_RED)] * N_PLAYERS
+    red[int(last)] = -float(GRAND_SOLO_RED) * (N_PLAYERS - 1)
+    return red
+
+
 def misere_partout_red(tricks: list[int]) -> list[float]:
     """The seed's Misère Partout settlement in red counters (docs/RULES.md §2.1.5, A-16).
 

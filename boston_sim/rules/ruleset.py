@@ -19,7 +19,15 @@ import numpy as np
 from ..cards import NT, parse_strain
 from ..errors import RulesError
 from . import payments
-from .model import MAX_TRICKS, STRAIN_LETTERS, OptionSpec, Rung, normalize_name
+from .model import (
+    ALL_PASS_LABELS,
+    ALL_PASS_SOURCES,
+    MAX_TRICKS,
+    STRAIN_LETTERS,
+    OptionSpec,
+    Rung,
+    normalize_name,
+)
 
 # The black suits (S=0, C=3): a suit of the preference suit's colour is a "colour" trump.
 _BLACK_SUITS = (0, 3)
@@ -104,9 +112,24 @@ class RuleSet:
         return float(ap.get("value", 0.0)) * self.multiplier
 
     @property
+    def all_pass_model(self) -> str:
+        """The all-pass game that values a pass: ``"none"`` (the fixed :attr:`pass_value`),
+        ``"misere_partout"`` or ``"grand"`` (simulated on the sampled deals), as the file's
+        ``[all_pass]`` states it (``model``, or the choice option ``model_option``)."""
+        ap = self.all_pass or {}
+        if "model_option" in ap:
+            return str(self.options[ap["model_option"]])
+        return str(ap.get("model", "none"))
+
+    @property
     def pass_model(self) -> str:
         """What passing stands for, in words: the file's all-pass game and what is left out."""
         ap = self.all_pass or {}
+        model = self.all_pass_model
+        if model != "none":
+            return (f"all pass: {ALL_PASS_LABELS[model]} ({ALL_PASS_SOURCES[model]}), each "
+                    "for himself, no trump, eldest leads; simulated on the sampled deals with "
+                    "heuristic play for every seat")
         text = ap.get("game", "no all-pass outcome stated; pass is worth 0")
         return f"{text} ({ap['note']})" if ap.get("note") else text
 
@@ -132,6 +155,15 @@ class RuleSet:
         ratio = self.red_in_white
         assert ratio is not None  # the loader requires the option with partout (A-02)
         return [r * ratio for r in payments.misere_partout_red(tricks)]
+
+    def grand_all_pass(self, last: int) -> list[float]:
+        """Solo Whist's all-pass Grand (docs/RULES.md §2.3.3, A-29): each player's result in
+        the rule set's unit when player ``last`` (0-3) wins the last trick, converted from
+        red counters at ``red_in_white``."""
+        ratio = self.red_in_white
+        if ratio is None:
+            raise RulesError(f"{self.id} has no red counters to pay an all-pass Grand in")
+        return [r * ratio for r in payments.grand_all_pass_red(last)]
 
     # ------------------------------------------------------------------ scoring
 
@@ -306,6 +338,7 @@ class RuleSet:
             "partout": "red_counters" if self.partout else None,
             "pass_value": self.pass_value,
             "pass_model": self.pass_model,
+            "all_pass_model": self.all_pass_model,
             "rungs": rungs,
             "as_printed": _plain(self.as_printed),
         }

@@ -2,7 +2,12 @@
 
 * ``table``: the readable report of one analysis (a rich table and its footnotes);
 * ``export``: CSV and JSON files of an analysis;
-* ``plots``: pictures of one analysis or of a batch (matplotlib, headless).
+* ``plots``: pictures of one analysis or of a batch (matplotlib, headless);
+* ``batch_table``: the per-hand table ``batch`` prints at the end;
+* ``manifest``: what made an output (the builder is the foundation module
+  :mod:`boston_sim.manifest`, which the batch shares).
+
+``report_text`` is also ``boston_sim.report_text`` and ``Analysis.report()``.
 
 The progress bar every layer shares is :mod:`boston_sim.progress` (a foundation module, so
 that the analysis can draw it without importing upwards).

@@ -20,13 +20,10 @@ def analysis_json(analysis: Analysis, started: str | None = None) -> dict[str, A
     """The JSON object of ``boston-sim bid --json``: ``schema_version``, the numbers of
     :meth:`Analysis.to_dict` and a ``manifest`` (what made it; ``started``: ISO time the
     command began). Its schema: docs/schema/bid.schema.json."""
-    from .manifest import SCHEMA_VERSION, manifest
+    from .manifest import SCHEMA_VERSION, hand_manifest
 
-    a = analysis
-    threads = a.settings.threads if a.settings is not None else None
-    return {"schema_version": SCHEMA_VERSION, **a.to_dict(),
-            "manifest": manifest(command="bid", rules=a.rules, seed=a.seed, samples=a.samples,
-                                 threads=threads, started=started, settings=a.settings)}
+    return {"schema_version": SCHEMA_VERSION, **analysis.to_dict(),
+            "manifest": hand_manifest(analysis, "bid", started)}
 
 
 def csv_rows(analysis: Analysis, *, all_trumps: bool = True) -> list[dict[str, Any]]:

@@ -1,112 +1,36 @@
-"""What made an output: the ``manifest`` object every ``--json`` carries (package version,
-git commit when run from a checkout, rule set and the SHA-256 of its file, options, seed,
-samples, threads, numba and numpy versions, platform, start time), so that a result file
-can be traced and reproduced."""
+"""The manifest as the views write it: the version of the ``bid --json`` object, and the
+builder every output shares (:mod:`boston_sim.manifest`, a foundation module so that the
+batch can write it too)."""
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import platform
-import subprocess
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from ..manifest import (
+    MANIFEST_KEY,
+    file_sha256,
+    git_commit,
+    manifest,
+    now_utc,
+    plain,
+    with_manifest,
+)
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis
 
 SCHEMA_VERSION = 1
 """Version of the ``bid --json`` object (docs/schema/bid.schema.json); raised when a key
 changes meaning or goes away."""
 
-GIT_TIMEOUT_S = 2.0
-_PACKAGE_DIR = Path(__file__).resolve().parents[1]
+__all__ = ["MANIFEST_KEY", "SCHEMA_VERSION", "file_sha256", "git_commit", "hand_manifest",
+           "manifest", "now_utc", "plain", "with_manifest"]
 
 
-def now_utc() -> str:
-    """The current time, ISO 8601 in UTC to the second."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-@functools.cache
-def git_commit() -> str | None:
-    """The commit of the checkout the package runs from (``-dirty`` when it has uncommitted
-    changes), or None for an installed package or without git."""
-    root = _PACKAGE_DIR.parent
-    if not (root / ".git").exists():
-        return None
-    try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                              text=True, timeout=GIT_TIMEOUT_S, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                "--untracked-files=no"], capture_output=True, text=True,
-                               timeout=GIT_TIMEOUT_S, check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return f"{head}-dirty" if dirty else head
-
-
-def file_sha256(path: str | Path | None) -> str | None:
-    """SHA-256 of a file's bytes, or None when there is no readable file."""
-    if path is None:
-        return None
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
-def _version(dist: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(dist)
-    except PackageNotFoundError:
-        return None
-
-
-def manifest(*, command: str, rules: Any = None, options: dict[str, Any] | None = None,
-             seed: int | None = None, samples: int | None = None, threads: int | None = None,
-             started: str | None = None, settings: Any = None) -> dict[str, Any]:
-    """The manifest of one output. ``rules``: the loaded rule set (its id, name and file are
-    recorded); ``options``: the command's own options worth keeping; ``settings``: the
-    analysis settings, whose fields deciding the numbers are recorded."""
-    from .. import __version__
-    from ..analysis.result import json_value
-
-    out: dict[str, Any] = {
-        "package": "boston-sim",
-        "version": __version__,
-        "git_commit": git_commit(),
-        "command": command,
-        "started": started or now_utc(),
-        "rules": None if rules is None else {
-            "id": rules.id, "file": str(rules.path), "sha256": file_sha256(rules.path),
-            "options": {k: json_value(v) for k, v in rules.options.items()},
-        },
-        "options": {k: json_value(v) for k, v in (options or {}).items()},
-        "seed": seed,
-        "samples": samples,
-        "threads": threads,
-        "numba": _version("numba"),
-        "numpy": _version("numpy"),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-    }
-    if settings is not None:
-        out["settings"] = {k: _plain(v) for k, v in settings.to_dict().items()}
-    return out
-
-
-def with_manifest(obj: dict[str, Any], command: str, **kw: Any) -> dict[str, Any]:
-    """``obj`` with a ``manifest`` key added last (see :func:`manifest`)."""
-    return {**obj, "manifest": manifest(command=command, **kw)}
-
-
-def _plain(v: Any) -> Any:
-    """A settings value as JSON: mappings and sequences kept, anything else as text."""
-    if v is None or isinstance(v, (bool, int, float, str)):
-        return v
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    return str(v)
+def hand_manifest(analysis: Analysis, command: str = "plot",
+                  started: str | None = None) -> dict[str, Any]:
+    """The manifest of an output made from one analysis (``bid --json``, a plot)."""
+    a = analysis
+    threads = a.settings.threads if a.settings is not None else None
+    return manifest(command=command, rules=a.rules, seed=a.seed, samples=a.samples,
+                    threads=threads, started=started, settings=a.settings)

@@ -10,6 +10,10 @@ the analysis has not already computed (except counting recommended bids across h
 Headless: figures are built with ``matplotlib.figure.Figure`` (no pyplot, no GUI backend) and
 saved through the Agg / SVG / PDF canvases by the file extension. Both functions return the
 Figure so that callers and tests can inspect its axes.
+
+Every saved image carries its manifest (what made it, :mod:`boston_sim.manifest`) as JSON
+text: a PNG text chunk ``boston_sim.manifest``, an SVG's ``dc:description``, a PDF's
+``Subject`` (the only metadata keys those two formats take).
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis.result import is_missing
 from ..errors import BostonSimError
+from ..manifest import MANIFEST_KEY, manifest
 from .deals import contenders
+from .manifest import hand_manifest
 from .table import SUIT_SYMBOL
 
 if TYPE_CHECKING:
@@ -62,12 +68,25 @@ def _new_figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _save(fig: Figure, path: str | Path | None) -> None:
+# where each image format keeps free text (SVG and PDF accept only their standard keys)
+_MANIFEST_FIELD = {".png": MANIFEST_KEY, ".svg": "Description", ".pdf": "Subject"}
+
+
+def image_metadata(suffix: str, made_by: dict[str, Any]) -> dict[str, str]:
+    """The ``metadata=`` of ``savefig`` that stores the manifest ``made_by`` as JSON text in
+    an image of this suffix."""
+    import json
+
+    return {_MANIFEST_FIELD[suffix.lower()]: json.dumps(made_by, sort_keys=False)}
+
+
+def _save(fig: Figure, path: str | Path | None, made_by: dict[str, Any]) -> None:
     if path is None:
         return
     p = check_image_path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(p, dpi=120)
+    fig.savefig(p, dpi=120, metadata=image_metadata(p.suffix, made_by))
+
 
 
 def _trump_label(trump: Any) -> str:
@@ -77,8 +96,10 @@ def _trump_label(trump: Any) -> str:
 # --------------------------------------------------------------------------- one hand
 
 
-def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
-    """Three panels for one analysed hand; saved to ``path`` (.png/.svg/.pdf) when given.
+def plot_hand(analysis: Analysis, path: str | Path | None = None, *,
+              made_by: dict[str, Any] | None = None) -> Figure:
+    """Three panels for one analysed hand; saved to ``path`` (.png/.svg/.pdf) when given,
+    with the manifest ``made_by`` (default: :func:`hand_manifest`) in its metadata.
 
     Returns the Figure; its axes are, in order, the EV of the contending rungs, the
     distribution of their net results and P(make) per trump (titles :data:`TITLE_EV`,
@@ -102,7 +123,7 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None) -> Figure:
     _ev_panel(ax_ev, a, top)
     _outcome_panel(ax_out, a, [r for r in top if r["rung"] in a.payoff_samples][:OUTCOME_RUNGS])
     _trump_panel(ax_trump, a, top)
-    _save(fig, path)
+    _save(fig, path, made_by or hand_manifest(a))
     return fig
 
 
@@ -211,13 +232,17 @@ def _unit_of(rules_id: str) -> str:
         return "counters"
 
 
-def plot_batch(results: Any, path: str | Path | None = None) -> Figure:
+def plot_batch(results: Any, path: str | Path | None = None, *,
+               made_by: dict[str, Any] | None = None) -> Figure:
     """One panel per rule set of a batch (its own unit), one labelled row per hand: the
     recommended bid and its expected net result ± 2 SE of the difference to the runner-up.
 
     ``results`` is a results DataFrame (``batch.load_results``) or a path to a results file.
-    Returns the Figure (panel titles start with :data:`TITLE_BATCH`).
+    Returns the Figure (panel titles start with :data:`TITLE_BATCH`). A saved image carries
+    ``made_by`` (default: :func:`batch_plot_manifest` of a results path).
     """
+    if made_by is None:
+        made_by = batch_plot_manifest(results if isinstance(results, (str, Path)) else None)
     from ..batch import ROW_COLUMNS, load_results, summarize_rows
 
     if path is not None:
@@ -242,8 +267,39 @@ def plot_batch(results: Any, path: str | Path | None = None) -> Figure:
                  f"rule set drawn; {cut} more in the results)" if cut else ""), fontsize=11)
     for ax, (rules_id, hands) in zip(axes, drawn.items(), strict=True):
         _batch_panel(ax, rules_id, hands)
-    _save(fig, path)
+    _save(fig, path, made_by)
     return fig
+
+
+def batch_plot_manifest(results_path: str | Path | None,
+                        started: str | None = None) -> dict[str, Any]:
+    """The manifest of a batch plot: the plot's own, with the manifest of the results it
+    draws (``results_manifest``: from their ``meta.json``, or a Parquet file's metadata)."""
+    out = manifest(command="plot", started=started, options={
+        "results": None if results_path is None else str(results_path)})
+    out["results_manifest"] = None if results_path is None else _results_manifest(
+        Path(results_path))
+    return out
+
+
+def _results_manifest(path: Path) -> dict[str, Any] | None:
+    """What made a results file, or None when nothing says."""
+    import json
+
+    from ..batch import output_paths, read_manifest
+
+    if path.suffix.lower() == ".parquet" and path.is_file():
+        try:
+            found = read_manifest(path)
+        except (OSError, ValueError, ImportError):
+            found = None
+        if found is not None:
+            return found
+    try:
+        meta = json.loads(output_paths(path, path, None).meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError, BostonSimError):
+        return None
+    return meta.get("manifest") if isinstance(meta, dict) else None
 
 
 def _batch_panel(ax: Axes, rules_id: str, hands: list[dict[str, Any]]) -> None:

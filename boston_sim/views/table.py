@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis.result import is_missing
 from ..config import SE_TARGET
+from ..rules import ALL_PASS_LABELS
 from .bracket import bracket_lines
 from .terminal import DEFAULT_WIDTH, Column, fitted_table, suit_text
 from .terminal import console as terminal_console
@@ -113,6 +114,19 @@ def _columns(a: Analysis, compact: bool, uneven: bool) -> list[Column]:
     return cols
 
 
+def _pass_row(a: Analysis, pm: str, uneven: bool) -> list[str] | None:
+    """The pass row under the rungs when an all-pass game values passing (simulated, so it
+    has an SE): its net EV, the other columns empty."""
+    if a.all_pass_model not in ALL_PASS_LABELS:
+        return None
+    label = ALL_PASS_LABELS[a.all_pass_model]
+    line = ["▶" if a.recommended == "pass" else "", f"Pass (all pass: {label})", "", "—", "—",
+            "—", _pm(a.pass_value, a.pass_value_se, pm=pm), "—", "—"]
+    if uneven:
+        line.append(str(a.samples))
+    return line
+
+
 def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = False,
                  width: int | None = None, notes: Notes | None = None,
                  colour: bool = True) -> Any:
@@ -156,6 +170,10 @@ def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = Fa
             line.append(f"{row['samples']}{notes.mark(SETTLED_NOTE) if early else ''}")
         cells.append(line)
         styles.append("bold green" if rec else None)
+    pass_line = _pass_row(a, pm, uneven)
+    if pass_line is not None:
+        cells.append(pass_line)
+        styles.append("bold green" if a.recommended == "pass" else None)
     table, _ = fitted_table(
         _columns(a, compact, uneven), cells, width or 10_000, styles=styles, title=title,
         title_justify="left", show_lines=False,

@@ -4,6 +4,7 @@ files whether the hands run in this process, in local worker processes or on a D
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -48,4 +49,5 @@ def test_dask_failures_are_reported_not_raised(tmp_path: Path, scheduler: str) -
     s = run_batch(f, tmp_path / "r.jsonl", scheduler=scheduler, seed=1, samples=4,
                   rules=str(QUICK), turnup="H2")
     assert (s.done, s.failed) == (1, 1)
-    assert Path(s.errors).read_text().splitlines()[1].startswith("2,1,")
+    first = json.loads(Path(s.errors).read_text().splitlines()[0])  # JSON Lines, as r.jsonl
+    assert (first["line"], first["hand_id"]) == (2, 1)

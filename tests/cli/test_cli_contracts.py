@@ -74,7 +74,8 @@ def test_own_suit_top_is_refused_not_solved_as_trump():
 def test_pass_value_option_and_json_field():
     """Passing is worth what the option says (here more than the Grand Spread this hand
     makes for sure, +480), so pass is the recommendation."""
-    res = run(LOW, "--samples", "4", "--json", "--option", "pass_value=1000")
+    res = run(LOW, "--samples", "4", "--json", "--option", "all_pass=none", "--option",
+              "pass_value=1000")
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
     assert d["pass_value"] == 1000 and "Misère Partout" in d["pass_model"]

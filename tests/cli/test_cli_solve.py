@@ -45,8 +45,11 @@ def test_single_solve_json() -> None:
     res = run("solve", TRUMPS13, "-t", "S", "-l", "W", "-d", "N", "--json")
     assert res.exit_code == 0, err(res)
     obj = json.loads(res.stdout)
+    m = obj.pop("manifest")
     assert obj == {"deal": TRUMPS13, "boston": False, "trump": "S", "leader": "W",
                    "declarer": "N", "partner": None, "tricks": 13}
+    assert m["command"] == "solve" and m["version"] and m["numba"] and m["started"]
+    assert m["options"]["trump"] == "S" and m["options"]["leader"] == "W"
 
 
 def test_default_declarer_and_leader() -> None:
@@ -174,7 +177,9 @@ def test_file_with_a_bad_line(tmp_path: Path) -> None:
 
     res = run("solve", "-f", str(f), "-t", "S", "-l", "E", "--json", "--boston")
     assert res.exit_code == 2
-    objs = json.loads(res.stdout)
+    out = json.loads(res.stdout)
+    objs = out["results"]
+    assert out["manifest"]["command"] == "solve" and out["manifest"]["options"]["boston"]
     assert [o["line"] for o in objs] == [2, 4, 5]
     # with the boston card S's J♦ becomes the top spade: N ruffs or leads every trick, but once
     # N leads a spade S must follow with the boston card and wins: 12. The 1-card ending: 1.
@@ -191,7 +196,7 @@ def test_file_all_good_with_progress_bar(tmp_path: Path) -> None:
     assert res.stdout.splitlines() == want
     res = run("solve", "--file", str(f), "--table", "--json", "--no-progress")
     assert res.exit_code == 0, err(res)
-    objs = json.loads(res.stdout)
+    objs = json.loads(res.stdout)["results"]
     assert len(objs) == 3 and all(len(o["table"]) == 4 for o in objs)
 
 
@@ -267,15 +272,17 @@ def test_a_file_is_solved_in_batches_with_the_answers_of_single_solves(tmp_path:
     f.write_text("\n".join(lines) + "\n", encoding="utf-8")
     res = run("solve", "--file", str(f), "-t", "H", "-l", "W", "-d", "E", "--json")
     assert res.exit_code == 2 and "error: line 3:" in err(res)
-    got = json.loads(res.stdout)
+    got = json.loads(res.stdout)["results"]
     assert [r["line"] for r in got] == [1, 2, 3, 4, 5] and "error" in got[2]
     for r, deal in zip([got[0], got[1], got[3], got[4]], deals, strict=False):
         one = json.loads(run("solve", deal, "-t", "H", "-l", "W", "-d", "E", "--json").stdout)
+        del one["manifest"]
         assert r == {"line": r["line"]} | one
     table = run("solve", "--file", str(f), "--table", "--progress", "--json")
     assert table.exit_code == 2
-    rows = json.loads(table.stdout)
+    rows = json.loads(table.stdout)["results"]
     one = json.loads(run("solve", deals[3], "--table", "--json").stdout)
+    del one["manifest"]
     assert rows[4] == {"line": 5} | one
 
 
@@ -313,6 +320,7 @@ def test_a_single_deal_is_solved_watched_with_a_bar_for_its_table(monkeypatch) -
     (bar,) = shown
     assert (bar.total, bar.label, bar.done, bar.stopped) == (20, "solving (searches)", 20, True)
     watched = json.loads(res.stdout)
+    assert watched.pop("manifest")["options"]["table"] is True
     # N alone, E leads: 13 in spades; otherwise E runs his 13 top cards
     assert watched["table"][0]["tricks"] == {"S": 13, "H": 0, "D": 0, "C": 0, "NT": 0}
     assert watched == dd_table(TRUMPS13).to_dict()  # unwatched
@@ -332,4 +340,5 @@ def test_dd_table_is_the_library_function_behind_solve_table() -> None:
     assert [r.partner for r in t.rows[4:]] == list("SWNE")
     cli = json.loads(run("solve", TRUMPS13, "--table", "--partner", "opposite",
                          "--json").stdout)
+    del cli["manifest"]
     assert cli == t.to_dict()

@@ -65,3 +65,17 @@ def test_bid_table_fits_80_columns(rules, extra):
     out = _invoke(["bid", HAND, "--rules", rules, "--samples", "4", "--seed", "1", *extra])
     _check_fits(out, 80)
     assert "P(make)" in out and "EV net" in out
+
+
+@pytest.mark.parametrize("rules, extra", [BID_RULE_SETS[0], BID_RULE_SETS[3], BID_RULE_SETS[4]])
+def test_bid_table_fits_60_columns_and_a_pipe_without_columns(rules, extra):
+    args = ["bid", HAND, "--rules", rules, "--samples", "4", "--seed", "1", *extra]
+    _check_fits(_invoke(args, columns="60"), 60)
+    _check_fits(_invoke(args, columns=None), 80)
+
+
+def test_solve_table_fits_80_columns():
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    out = _invoke(["solve", deal, "--table", "--partner", "opposite"])
+    _check_fits(out, 80)
+    assert "N alone" in out and "W+E" in out

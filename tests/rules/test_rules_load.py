@@ -453,6 +453,7 @@ def test_option_defaults() -> None:
         "slam_failure": "played_out",
         "red_in_white": 10,
         "pool": 0,
+        "all_pass": "misere_partout",
         "pass_value": 0,
     }
     assert load_rules("solo_whist_foster").options["red_in_white"] == 5

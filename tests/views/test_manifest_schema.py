@@ -85,3 +85,29 @@ def test_batch_json_carries_a_manifest(tmp_path):
     m = d["manifest"]
     assert m["command"] == "batch" and m["seed"] == 5 and m["samples"] == 2
     assert m["threads"] == 1 and m["settings"]["turnup"] == "H2"
+    from boston_sim.batch import ROW_SCHEMA_VERSION
+
+    assert m["row_schema_version"] == ROW_SCHEMA_VERSION
+
+
+def test_the_manifest_builder_is_a_foundation_module():
+    """The batch writes manifests too, so the builder imports nothing of the package but its
+    version (the batch may not import the views)."""
+    import ast
+
+    src = Path(__file__).resolve().parents[2] / "boston_sim" / "manifest.py"
+    internal = set()
+    for node in ast.walk(ast.parse(src.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            internal |= {f"{node.module or ''}:{a.name}" for a in node.names}
+    assert internal == {":__version__"}
+
+
+def test_manifest_values_are_plain_json():
+    import numpy as np
+
+    from boston_sim.manifest import plain
+
+    got = plain({"a": np.float64("nan"), "b": np.arange(2), "c": (np.int64(2), 1.5)})
+    assert got == {"a": None, "b": [0, 1], "c": [2, 1.5]}
+    json.dumps(got, allow_nan=False)

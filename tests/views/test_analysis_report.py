@@ -1,0 +1,46 @@
+"""``Analysis.report()``: the text ``boston-sim bid`` prints, from the Python API (rendered by
+the views, reached through the package so that the analysis imports nothing above it)."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+import boston_sim as bs
+from boston_sim.cli import app
+
+HAND = "KQJT9.AK.QJ2.432"
+
+
+def _strip_time(text: str) -> str:
+    """The report's title says how long the analysis took; everything else must agree."""
+    import re
+
+    return re.sub(r"\d+\.\d(?=\s+s;)", "T", text)
+
+
+def test_report_is_the_text_bid_prints():
+    a = bs.analyze(HAND, samples=8, seed=3)
+    res = CliRunner().invoke(app, ["bid", HAND, "--samples", "8", "--seed", "3", "-q"],
+                             env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert _strip_time(a.report()) == _strip_time(res.stdout)
+    assert a.report() == bs.report_text(a)
+
+
+def test_report_width_and_a_short_repr():
+    a = bs.analyze(HAND, samples=8, seed=3)
+    narrow = a.report(width=60)
+    assert max(map(len, narrow.splitlines())) <= 60 and "Recommendation" in narrow
+    assert max(map(len, a.report(width=140).splitlines())) > 80
+    assert len(repr(a)) < 300 and "Recommendation" not in repr(a)
+
+
+def test_analysis_does_not_import_the_views():
+    """The layering holds: the report is reached through ``boston_sim``, not imported."""
+    import ast
+    from pathlib import Path
+
+    src = Path(bs.__file__).parent / "analysis" / "result.py"
+    names = {n.module or "" for n in ast.walk(ast.parse(src.read_text()))
+             if isinstance(n, ast.ImportFrom)}
+    assert not any("views" in n for n in names)
