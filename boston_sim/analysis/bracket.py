@@ -16,6 +16,7 @@ so that the differences are paired:
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -69,7 +70,8 @@ class Bracket:
     ``deals`` and, beside double-dummy, the paired ``ev_diff`` / ``ev_diff_se`` against it.
     ``realistic_ev[rung]``: its double-dummy EV plus its single-dummy shift;
     ``realistic_best``: the best of them, or pass; ``changes_recommendation``: whether it
-    differs from the recommendation; ``skipped``: contending rungs not replayed, and why."""
+    differs from the recommendation; ``skipped``: contending rungs not replayed, and why;
+    ``cost[rung][figure]``: its ``seconds`` and ``solves`` (positions newly solved)."""
 
     rungs: dict[str, dict[str, dict[str, float | int]]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
@@ -78,6 +80,7 @@ class Bracket:
     realistic_best: str | None = None
     changes_recommendation: bool = False
     realistic_ev: dict[str, float] = field(default_factory=dict)
+    cost: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     elapsed: float = 0.0
 
@@ -150,24 +153,33 @@ def _values_here(t: Table, bi: BracketInput, pl: Players) -> np.ndarray:
 
 
 def replay(bi: BracketInput, seed: int, layouts: int,
-           solvers: tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]
-           ) -> dict[str, np.ndarray]:
+           solvers: tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]],
+           cost: dict[str, dict[str, float]] | None = None) -> dict[str, np.ndarray]:
     """The side's tricks per deal under each figure (:data:`FIGURES`). The runs share one
     table of solved positions: a decision met in two runs (the opening lead, a double-dummy
-    seat's early plays) is solved once."""
+    seat's early plays) is solved once. ``cost[figure]``: its seconds and new solves."""
     memo: dict[bytes, int] = {}
 
     def players(policy: Callable[[bool, int], bool]) -> Players:
         return Players(policy, layouts, bi.knowledge, seed, *solvers, memo)
 
-    won: dict[str, np.ndarray] = {}
     dd = players(lambda declaring, plays: False)
-    won["double_dummy"] = _values_here(_start(bi), bi, dd)
-    t = _start(bi)
-    step(t, bi.game, players(lambda declaring, plays: plays == 0))
-    won["blind_lead"] = t.won + _values_here(t, bi, dd)
+
+    def blind_lead() -> np.ndarray:
+        t = _start(bi)
+        step(t, bi.game, players(lambda declaring, plays: plays == 0))
+        return t.won + _values_here(t, bi, dd)
+
+    runs: dict[str, Callable[[], np.ndarray]] = {
+        "double_dummy": lambda: _values_here(_start(bi), bi, dd), "blind_lead": blind_lead}
     for name in FIGURES[2:]:
-        won[name] = play_out(_start(bi), bi.game, players(_POLICIES[name]))
+        runs[name] = functools.partial(play_out, _start(bi), bi.game, players(_POLICIES[name]))
+    won: dict[str, np.ndarray] = {}
+    for name in FIGURES:
+        t0, n0 = time.perf_counter(), len(memo)
+        won[name] = runs[name]()
+        if cost is not None:
+            cost[name] = {"seconds": time.perf_counter() - t0, "solves": len(memo) - n0}
     return won
 
 
@@ -183,10 +195,12 @@ def bracket_rungs(inputs: list[BracketInput], seed: int, layouts: int,
     br = Bracket(layouts=layouts, deals=len(inputs[0].deals) if inputs else 0)
     realistic: dict[str, float] = {}
     for bi in inputs:
-        won = replay(bi, seed, layouts, solvers)
+        cost: dict[str, dict[str, float]] = {}
+        won = replay(bi, seed, layouts, solvers, cost)
         dd_net = bi.game.net[won["double_dummy"]]
         rid = bi.row["rung"]
         br.names[rid] = bi.row["name"]
+        br.cost[rid] = cost
         br.rungs[rid] = {f: _stats(bi, won[f], None if f == "double_dummy" else dd_net)
                          for f in FIGURES}
         realistic[rid] = float(bi.row["ev_net"]) + br.rungs[rid]["single_dummy"]["ev_diff"]

@@ -16,6 +16,8 @@ EXT_TO_OUTPUT = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet
 OUTPUT_EXT = {"csv": ".csv", "jsonl": ".jsonl", "parquet": ".parquet"}
 
 ROW_SCHEMA_VERSION = 1
+BRACKET_FIGURES = ("double_dummy", "blind_lead", "declarer_single_dummy",
+                   "defence_single_dummy", "single_dummy")  # analysis.bracket.FIGURES
 """Version of the result rows (docs/schema/batch_row.schema.json), recorded in every batch
 output's manifest; raised when a column changes meaning or goes away (a new column keeps it)."""
 
@@ -52,6 +54,9 @@ ROW_SCHEMA: dict[str, type] = {
     "runner_up": str,
     "diff_se": float,
     "time_limited": bool,
+    # batch --bracket: the rung's figures under each play model (NaN where not replayed)
+    **{f"bracket_{f}_{k}": float for f in BRACKET_FIGURES for k in ("p_make", "ev_net")},
+    "bracket_changes_recommendation": str,  # "yes" / "no", empty without --bracket
 }
 ROW_COLUMNS = list(ROW_SCHEMA)
 

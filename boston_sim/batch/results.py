@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import BostonSimError
 from .jobs import Job
-from .records import EXT_TO_OUTPUT, ROW_SCHEMA
+from .records import BRACKET_FIGURES, EXT_TO_OUTPUT, ROW_SCHEMA
 from .sinks import LineSink, read_parquet_checked, read_part_directory, rows_frame
 
 
@@ -61,8 +61,21 @@ def rows_of(analysis: Any, job: Job) -> list[dict[str, Any]]:
             "runner_up": "" if runner is None else str(runner),
             "diff_se": diff_se,
             "time_limited": bool(getattr(analysis, "time_limited", False)),
+            **_bracket_cells(analysis, str(r["rung"])),
         })
     return out
+
+
+def _bracket_cells(analysis: Any, rung: str) -> dict[str, Any]:
+    """A row's bracket columns: the rung's figures if it was replayed, else NaN."""
+    br = getattr(analysis, "bracket", None)
+    figs = br.rungs.get(rung, {}) if br is not None else {}
+    cells: dict[str, Any] = {
+        f"bracket_{f}_{k}": _num(figs.get(f, {}).get(k)) for f in BRACKET_FIGURES
+        for k in ("p_make", "ev_net")}
+    cells["bracket_changes_recommendation"] = (
+        "" if br is None else ("yes" if br.changes_recommendation else "no"))
+    return cells
 
 
 def _recommendation(rs: list[dict[str, Any]]) -> tuple[str, str, str, float, float]:

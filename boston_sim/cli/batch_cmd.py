@@ -9,6 +9,9 @@ from typing import Annotated, Any
 import typer
 
 from .analysis_options import (
+    Bracket,
+    BracketDeals,
+    BracketLayouts,
     Constraints,
     Known,
     MaxTime,
@@ -114,6 +117,9 @@ def batch(
     senior: Senior = None,
     partner: Partner = None,
     risk: Risk = 0.0,
+    bracket: Bracket = False,
+    bracket_deals: BracketDeals = None,
+    bracket_layouts: BracketLayouts = None,
     threads: Threads = None,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler",
@@ -141,7 +147,8 @@ def batch(
         settings = build_settings(
             rules=rules, seat=seat, option=option, samples=samples, precision=precision,
             max_time=max_time, seed=seed, known=known, constraint=constraint, turnup=turnup,
-            preference=preference, senior=senior, partner=partner, risk=risk, threads=None)
+            preference=preference, senior=senior, partner=partner, risk=risk, threads=None,
+            bracket=bracket, bracket_deals=bracket_deals, bracket_layouts=bracket_layouts)
         if rules is not None:  # a bad --rules is a usage error, not one bad row per hand
             check_rules(settings.rules, settings.option_map)
         compile_notice(not quiet)

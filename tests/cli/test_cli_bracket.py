@@ -40,3 +40,20 @@ def test_bracket_sizes_are_checked_before_any_work():
     res = runner.invoke(app, ["bid", "AKQJ2.AK3.K32.32", "--bracket-deals", "0"])
     assert res.exit_code == 2
     assert "--bracket-deals" in res.output and "Traceback" not in res.output
+
+
+def test_batch_bracket_columns(tmp_path):
+    import csv
+
+    hands = tmp_path / "h.txt"
+    hands.write_text("AKQJ2.AK3.K32.32\n")
+    out = tmp_path / "r.csv"
+    res = runner.invoke(app, ["batch", str(hands), "--out", str(out), "--samples", "12",
+                              "--seed", "4", "--bracket", "--bracket-deals", "2",
+                              "--bracket-layouts", "3", "--threads", "1", "--quiet"])
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(out.open()))
+    rec = next(r for r in rows if r["recommended"] == "true")
+    assert rec["bracket_single_dummy_ev_net"] not in ("", "nan")
+    assert rec["bracket_changes_recommendation"] in ("yes", "no")
+    assert any(r["bracket_single_dummy_ev_net"] in ("", "nan") for r in rows)  # not replayed
