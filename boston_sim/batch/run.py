@@ -9,7 +9,7 @@ import hashlib
 import importlib.util
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,9 @@ from ..outputs import check_output
 from ..progress import ProgressBar
 from ..settings import AnalysisSettings
 from .executors import execute
-from .jobs import Job, analyze_one, check_rules, read_jobs
+from .jobs import Job, JobStream, analyze_one, check_rules
 from .readers import detect_input_format
-from .records import OUTPUT_FORMATS, SUMMARY_SCHEMA, BatchSummary, HandResult
+from .records import OUTPUT_FORMATS, SUMMARY_SCHEMA, BadRow, BatchSummary, HandResult
 from .results import summarize_rows
 from .sinks import (
     ErrorLog,
@@ -75,19 +75,20 @@ def run_batch(
     settings = AnalysisSettings.build(settings, **overrides)
     paths, in_fmt = _check_run(input_path, out, settings, fmt, input_format, workers,
                                scheduler, overrides.get("rules") is not None)
-    jobs, bad, n_hands = read_jobs(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat)
-    meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings)
+    stream = JobStream(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat)
+    n_hands = stream.scan()  # every error of the input file comes now, before any file
+    meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings, stream.sha256)
     if resume:
         check_resume(paths.meta, meta)
     sink = open_sink(paths.results, paths.fmt)
     if resume:
-        check_kept_hands(sink, jobs)
+        check_kept_hands(sink, stream)
     new_files = [p for p in (paths.results, paths.summary, paths.errors, paths.meta,
                              getattr(sink, "parts", None)) if p is not None and not p.exists()]
     summary = BatchSummary(hands=n_hands, results=str(paths.results),
                            summary=str(paths.summary), errors=str(paths.errors))
     try:
-        _run_jobs(sink, jobs, bad, resume, paths, meta, summary,
+        _run_jobs(sink, stream, resume, paths, meta, summary,
                   workers=workers, scheduler=scheduler, progress=progress, fn=fn)
     except (BostonSimError, OSError):
         if summary.analysed == 0:  # nothing was done: leave nothing behind
@@ -118,21 +119,27 @@ def _check_run(input_path: Path, out: str | Path | None, settings: AnalysisSetti
     return paths, in_fmt
 
 
-def _run_jobs(sink: Any, jobs: list[Job], bad: list[Any], resume: bool, paths: OutputPaths,
+def _run_jobs(sink: Any, stream: JobStream, resume: bool, paths: OutputPaths,
               meta: dict[str, Any], summary: BatchSummary, *, workers: int | None,
               scheduler: str | None, progress: bool, fn: Callable[[Job], HandResult]) -> None:
     """Write the settings and bad rows, then analyse the hands not yet done, writing each
-    as it finishes; ``summary`` counts them."""
+    as it finishes; ``summary`` counts them. The input is streamed twice more, once for the
+    bad rows and once for the hands, so only the hands in flight are held."""
     done = sink.open(resume)
     atomic_write_bytes(paths.meta, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
     errors = ErrorLog(paths.errors)
-    for b in bad:
-        errors.add(b.line, b.index, b.reason, b.text)
-    todo = [j for j in jobs if j.index not in done]
-    summary.skipped = len(jobs) - len(todo)
+    n_todo = 0
+    for item in stream:
+        if isinstance(item, BadRow):
+            errors.add(item.line, item.index, item.reason, item.text)
+        elif item.index in done:
+            summary.skipped += 1
+        else:
+            n_todo += 1
+    todo = (j for j in stream if isinstance(j, Job) and j.index not in done)
     try:
-        with ProgressBar("hands", len(todo), count=True, rate="hands/min", transient=False,
-                         enabled=progress and len(todo) > 0) as bar:
+        with ProgressBar("hands", n_todo, count=True, rate="hands/min", transient=False,
+                         enabled=progress and n_todo > 0) as bar:
             for res in execute(todo, workers=workers, scheduler=scheduler, fn=fn):
                 if res.error is not None or not res.rows:
                     errors.add(res.line, res.index, res.error or "no rows", "")
@@ -183,22 +190,28 @@ def check_outputs(paths: OutputPaths, inputs: list[Any]) -> None:
         check_output(p, "--out", inputs=files)
 
 
-def check_kept_hands(sink: Any, jobs: list[Job]) -> None:
+def check_kept_hands(sink: Any, jobs: Iterable[Job | BadRow]) -> None:
     """On resume, every hand kept from the results file is the hand this input puts at that
-    position, under the same seed, seat and rule set; else results would mix."""
-    by_index = {j.index: j for j in jobs}
-    for row in sink.read_rows():
-        hid = row["hand_id"]
-        job = by_index.get(hid)
-        want = None if job is None else {"hand": job.hand, "seed": job.settings.seed,
-                                         "rules": job.settings.rules_id}
-        got = {"hand": row["hand"], "seed": row["seed"], "rules": row["rules"]}
-        if want != got:
-            what = "no such hand in the input" if want is None else ", ".join(
-                k for k in got if got[k] != want[k]) + " differ"
-            raise BostonSimError(
-                f"cannot resume: hand {hid} in {clip(sink.path)} does not match the input "
-                f"({what}); run without --resume or choose another --out")
+    position, under the same seed, seat and rule set; else results would mix. The first
+    hand (by id) that differs is named."""
+    kept = {row["hand_id"]: (row["hand"], row["seed"], row["rules"]) for row in sink.read_rows()}
+    if not kept:
+        return
+    first: tuple[int, str] | None = None
+    for job in jobs:
+        got = kept.pop(job.index, None) if isinstance(job, Job) else None
+        if got is None:
+            continue
+        want = (job.hand, job.settings.seed, job.settings.rules_id)
+        if got != want and (first is None or job.index < first[0]):
+            first = (job.index, ", ".join(k for k, g, w in zip(
+                ("hand", "seed", "rules"), got, want, strict=True) if g != w) + " differ")
+    if kept and (first is None or min(kept) < first[0]):
+        first = (min(kept), "no such hand in the input")
+    if first is not None:
+        raise BostonSimError(
+            f"cannot resume: hand {first[0]} in {clip(sink.path)} does not match the input "
+            f"({first[1]}); run without --resume or choose another --out")
 
 
 def check_settings(settings: AnalysisSettings) -> None:
@@ -214,12 +227,14 @@ def check_settings(settings: AnalysisSettings) -> None:
 
 
 def run_meta(input_path: Path, input_format: str, fmt: str, pbn_seat: str,
-             settings: AnalysisSettings) -> dict[str, Any]:
+             settings: AnalysisSettings, input_sha256: str | None = None) -> dict[str, Any]:
     """What ``meta.json`` holds: the input, the run's keys and the settings that decide the
-    results (the run seed; threads left out); resuming with different ones is refused."""
+    results (the run seed; threads left out); resuming with different ones is refused.
+    ``input_sha256``: the input's hash when a streamed read has computed it."""
     from .. import __version__
 
-    return {"input": str(input_path), "input_sha256": file_sha256(input_path),
+    return {"input": str(input_path),
+            "input_sha256": input_sha256 or file_sha256(input_path),
             "rules_sha256": rules_sha256(settings.rules), "input_format": input_format,
             "format": fmt, **settings.result_dict(), "pbn_seat": pbn_seat,
             "version": __version__}
