@@ -71,6 +71,8 @@ def run_batch(
     if not isinstance(input_path, (str, Path)) or (out is not None
                                                    and not isinstance(out, (str, Path))):
         raise BostonSimError("the input and --out are file paths (str or Path)")
+    if not callable(fn):
+        raise BostonSimError(f"fn must be a function of a Job, got {type(fn).__name__}")
     input_path = Path(input_path)
     settings = AnalysisSettings.build(settings, **overrides)
     paths, in_fmt = _check_run(input_path, out, settings, fmt, input_format, workers,
@@ -94,6 +96,9 @@ def run_batch(
         if summary.analysed == 0:  # nothing was done: leave nothing behind
             _remove_new(new_files)
         raise
+    if stream.sha256 != meta["input_sha256"]:  # each pass hashes what it read
+        raise BostonSimError(f"{clip(input_path)} changed while the batch ran, so its results "
+                             "may mix two versions of it; run it again without --resume")
     rows = sink.read_rows()
     write_table(paths.summary, summarize_rows(rows), SUMMARY_SCHEMA, paths.fmt)
     summary.done = len({r["hand_id"] for r in rows})
@@ -107,6 +112,9 @@ def _check_run(input_path: Path, out: str | Path | None, settings: AnalysisSetti
     """Every usage error of the run that can be found before reading the hands."""
     if fmt is not None and fmt not in OUTPUT_FORMATS:
         raise BostonSimError(f"unknown output format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise BostonSimError(f"--scheduler is a Dask scheduler address (host:port), got "
+                             f"{type(scheduler).__name__}")
     in_fmt = input_format or detect_input_format(input_path)
     paths = output_paths(input_path, out, fmt)
     check_extras(paths.fmt, scheduler)

@@ -17,7 +17,8 @@ import pytest
 from boston_sim.batch import execute, output_paths, read_jobs, run_batch
 from boston_sim.batch.jobs import Job, JobStream
 from boston_sim.batch.readers import read_records
-from boston_sim.errors import InputFileError
+from boston_sim.batch.records import HandResult
+from boston_sim.errors import BostonSimError, InputFileError
 from boston_sim.limits import LINE_MAX
 from boston_sim.settings import AnalysisSettings
 
@@ -159,3 +160,17 @@ def test_executors_take_jobs_only_as_they_are_needed(workers):
     results.close()  # stops the workers
     assert len(got) == 5
     assert len(taken) <= 5 + 4 * workers + 2, len(taken)  # the results + the window in flight
+
+
+def test_an_input_changed_while_the_batch_runs_is_reported(tmp_path):
+    f = tmp_path / "h.txt"
+    f.write_text("".join(f"{h}\n" for h in HANDS), encoding="utf-8")
+
+    def edit_then_fail(job: Job) -> HandResult:
+        if job.index == 0:
+            with open(f, "a", encoding="utf-8") as w:
+                w.write(f"{HANDS[0]}\n")
+        return HandResult(job.index, job.line, error="not analysed")
+
+    with pytest.raises(BostonSimError, match="changed while the batch ran"):
+        run_batch(f, tmp_path / "r.csv", samples=10, workers=1, fn=edit_then_fail)
