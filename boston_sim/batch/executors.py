@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..errors import BostonSimError
+from ..limits import clip, clip_words
 from .jobs import Job, analyze_one
 from .records import HandResult
 
@@ -179,8 +180,9 @@ def _run_dask(jobs: Iterable[Job], address: str,
         ) from None
     try:
         client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as e:
-        raise BostonSimError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    except (OSError, TimeoutError, ValueError) as e:  # ValueError: not an address
+        raise BostonSimError(f"cannot reach the Dask scheduler at {clip(address)}: "
+                             f"{clip_words(str(e))}") from None
     try:
         n = max(1, sum(client.nthreads().values()))
         window = JOBS_PER_WORKER * n
