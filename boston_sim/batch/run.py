@@ -71,6 +71,9 @@ def run_batch(
     if not isinstance(input_path, (str, Path)) or (out is not None
                                                    and not isinstance(out, (str, Path))):
         raise BostonSimError("the input and --out are file paths (str or Path)")
+    for what, path in (("the input", input_path), ("--out", out)):
+        if path is not None and Path(path).name == "":  # "", ".", "/": no file name
+            raise BostonSimError(f"{what} must name a file, got {clip(repr(str(path)))}")
     if not callable(fn):
         raise BostonSimError(f"fn must be a function of a Job, got {type(fn).__name__}")
     input_path = Path(input_path)

@@ -59,7 +59,7 @@ def test_an_unknown_setting_is_still_a_type_error_too():
 # --------------------------------------------------------------------------- every public name
 
 QUICK = Path(__file__).resolve().parents[1] / "data" / "quick_rules.toml"  # Solo + Misère only
-WRONG = [None, 1.5, [], {}, "x" * 200, -1, 2**70, object()]
+WRONG = [None, 1.5, [], {}, "x" * 200, -1, 2**70, object(), "-1", True, -2**70, ""]
 # parameters that take a sequence of hands or values are also given sequences of wrong values
 WRONG_ITEMS = [[w] * 4 for w in WRONG] + [np.zeros(4), np.full(4, -1), np.zeros((2, 2, 2))]
 SEQUENCE_SLOTS = {("format_deal", 0), ("validate_deal", 0), ("boston_card_transform", 0),
