@@ -75,7 +75,8 @@ class JobStream:
     by what the consumer holds, not by the file; after a complete iteration ``n_hands``
     counts every position (good or bad) and ``sha256`` is the hash of the bytes read. An
     input that can be read only once (a FIFO, a device) is read whole on the first
-    iteration and kept, within the input limits of :mod:`boston_sim.limits`.
+    iteration and kept, within the input limits of :mod:`boston_sim.limits`; so is a file
+    that reports no size (``/proc``).
     A file that cannot be read at all raises a user error while it is iterated.
     """
 
@@ -100,9 +101,10 @@ class JobStream:
             return iter(self._once)
         digest = hashlib.sha256()
         items = read_records(self.path, self.fmt, self.pbn_seat, self.rightward, digest)
-        if self.path.is_file():
+        if self.path.is_file() and self.path.stat().st_size > 0:
             return self._hashed(items, digest)
-        self._once = list(items)  # a second read would find nothing
+        # a FIFO or device reads once; a /proc file (size 0) differs at every read
+        self._once = list(items)
         self.sha256 = digest.hexdigest()
         return iter(self._once)
 

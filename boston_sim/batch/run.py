@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cards import parse_card, parse_play_seat
-from ..errors import BostonSimError
+from ..errors import FAILURE_EXIT, BostonSimError
 from ..limits import THREADS_MAX, check_int, check_settings_numbers, clip
 from ..outputs import check_output
 from ..progress import ProgressBar
@@ -40,6 +40,13 @@ HASH_KEYS = {"input_sha256": "the input file's content", "rules_sha256": "the ru
 HASH_BLOCK = 1 << 20
 DETAIL_MAX = 40  # characters of each differing value a refused resume shows
 _SETTING_FIELDS = tuple(f.name for f in dataclasses.fields(AnalysisSettings))
+
+
+class InputChangedError(BostonSimError):
+    """The input file changed between the run's passes over it: a failure of the run (the
+    request was fine), exit code 1."""
+
+    exit_code = FAILURE_EXIT
 
 
 def run_batch(
@@ -95,13 +102,14 @@ def run_batch(
     try:
         _run_jobs(sink, stream, resume, paths, meta, summary,
                   workers=workers, scheduler=scheduler, progress=progress, fn=fn)
+        if stream.sha256 != meta["input_sha256"]:  # each pass hashes what it read
+            raise InputChangedError(f"{clip(input_path)} changed while the batch ran, so its "
+                                    "results may mix two versions of it; run it again "
+                                    "without --resume")
     except (BostonSimError, OSError):
         if summary.analysed == 0:  # nothing was done: leave nothing behind
             _remove_new(new_files)
         raise
-    if stream.sha256 != meta["input_sha256"]:  # each pass hashes what it read
-        raise BostonSimError(f"{clip(input_path)} changed while the batch ran, so its results "
-                             "may mix two versions of it; run it again without --resume")
     rows = sink.read_rows()
     write_table(paths.summary, summarize_rows(rows), SUMMARY_SCHEMA, paths.fmt)
     summary.done = len({r["hand_id"] for r in rows})

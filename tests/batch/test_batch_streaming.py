@@ -172,5 +172,14 @@ def test_an_input_changed_while_the_batch_runs_is_reported(tmp_path):
                 w.write(f"{HANDS[0]}\n")
         return HandResult(job.index, job.line, error="not analysed")
 
-    with pytest.raises(BostonSimError, match="changed while the batch ran"):
+    with pytest.raises(BostonSimError, match="changed while the batch ran") as e:
         run_batch(f, tmp_path / "r.csv", samples=10, workers=1, fn=edit_then_fail)
+    assert e.value.exit_code == 1  # a failure of the run, not a wrong request
+    assert {p.name for p in tmp_path.iterdir()} == {"h.txt"}  # nothing was analysed
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux /proc")
+def test_a_file_that_reports_no_size_is_read_once():
+    stream = JobStream("/proc/self/status", input_format="text")  # differs at every read
+    first = list(stream)
+    assert first and list(stream) == first
