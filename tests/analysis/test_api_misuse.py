@@ -4,6 +4,7 @@ wrong types and out-of-range numbers, checked before any work: never ``TypeError
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -105,12 +106,19 @@ def _calls(tmp: Path) -> dict[str, tuple[tuple, dict]]:
                                     "progress": False, "fn": analyze_one}),
         "score": (("boston_foster", "boston", 5), {"options": None, "trump": None,
                                                    "context": None}),
-        "solve": ((DEAL, 0, 0, 1), {"partner": None}),
+        "report_text": ((_analysis(),), {"width": 80}),
+        "solve": ((DEAL, 0), {"declarer": 1, "leader": 0, "partner": None, "dealer": None}),
         "solve_batch": ((hands[None, :], 0, 0, 0b0101), {"out": None, "mode": "max",
                                                           "guess": -1}),
-        "solve_target": ((DEAL, 0, 0, 1), {"partner": None, "kind": "at_least", "target": 3}),
+        "solve_target": ((DEAL, 0), {"declarer": 1, "leader": 0, "partner": None,
+                                     "dealer": None, "kind": "at_least", "target": 3}),
         "validate_deal": ((hands,), {}),
     }
+
+
+@functools.cache
+def _analysis() -> bs.Analysis:
+    return bs.analyze(HAND, **ANALYZE)
 
 
 def _public_callables() -> list[str]:
