@@ -115,6 +115,53 @@ def _show(text: str, limit: int = 60) -> str:
     return repr(text)
 
 
+MASK_BITS = 64  # a hand mask is one 64-bit word
+
+
+def _whole(value: object, what: str) -> int:
+    """``value`` as a whole number (int or numpy integer, not a bool), else NotationError:
+    the argument check of every function that takes a card bit or a hand mask."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    raise NotationError(f"{what} must be a whole number, got {type(value).__name__}")
+
+
+def _mask(value: object, what: str = "hand") -> int:
+    """``value`` as a hand mask: a whole number of :data:`MASK_BITS` bits."""
+    h = _whole(value, f"{what} (a card mask)")
+    if not 0 <= h < 1 << MASK_BITS:
+        raise NotationError(f"{what} holds a bit that is not a card")
+    return h
+
+
+def _deal_masks(hands: object) -> list[int]:
+    """The four hand masks of a deal given as a sequence or a 1-D array."""
+    if isinstance(hands, np.ndarray):
+        items = hands.tolist() if hands.ndim == 1 else None
+    else:
+        items = list(hands) if isinstance(hands, Sequence) and not isinstance(
+            hands, (str, bytes)) else None
+    if items is None:
+        raise NotationError(f"a deal is four hand masks (a list or a 1-D array), got "
+                            f"{type(hands).__name__}")
+    if len(items) != 4:
+        raise NotationError(f"a deal needs 4 hands, got {len(items)}")
+    return [_mask(h, f"{COMPASS[i]} hand") for i, h in enumerate(items)]
+
+
+def mask_array(hands: object) -> np.ndarray:
+    """Hand masks of any shape (a hand, a deal, a batch of deals) as a new ``uint64`` array;
+    NotationError for anything but whole numbers of :data:`MASK_BITS` bits."""
+    if isinstance(hands, np.ndarray) and hands.dtype.kind in "ui":
+        if hands.dtype.kind == "i" and hands.size and int(hands.min()) < 0:
+            raise NotationError("a hand mask holds a bit that is not a card (negative)")
+        return hands.astype(np.uint64, copy=True)
+    arr = np.array(hands, dtype=object)
+    for h in arr.flat:
+        _mask(h)
+    return arr.astype(np.uint64)
+
+
 def _normalise(text: str) -> str:
     """Drop invisible characters and turn suit symbols into suit letters."""
     t = text.translate(_INVISIBLE)
@@ -213,7 +260,7 @@ def parse_card(text: str, *, boston: bool = False) -> int:
 
 def format_card(bit: int, style: str = "letters") -> str:
     """Card bit number -> ``'SA'`` (``style='letters'``) or ``'♠A'`` (``style='symbols'``)."""
-    suit, rank = divmod(int(bit), 16)
+    suit, rank = divmod(_whole(bit, "a card bit"), 16)
     if not 0 <= suit < 4 or not 2 <= rank <= BOSTON_RANK:
         raise NotationError(f"not a card: bit {bit}")
     if style not in ("letters", "symbols"):
@@ -365,8 +412,8 @@ def format_hand(hand: int, style: str = "pbn", *, ten: str = "T") -> str:
 
     ``ten="10"`` writes the ten as ``10``. :func:`parse_hand` reads every output back exactly.
     """
-    h = int(hand)
-    if h < 0 or h & ~_ANY_CARD:
+    h = _mask(hand)
+    if h & ~_ANY_CARD:
         raise NotationError(f"mask {h:#x} holds bits that are not cards")
     if ten not in ("T", "10"):
         raise NotationError(f"ten must be 'T' or '10', got {ten!r}")
@@ -469,13 +516,11 @@ def validate_deal(hands: Sequence[int] | np.ndarray) -> None:
     A deal after :func:`boston_card_transform` is valid too: at most one rank-15 card, whose
     native jack is then absent. Raises :class:`NotationError` naming the first problem.
     """
-    if len(hands) != 4:
-        raise NotationError(f"a deal needs 4 hands, got {len(hands)}")
     seen = 0
     counts = []
-    for seat, h in enumerate(hands):
-        h = int(h)
-        if h < 0 or h & ~_ANY_CARD:
+    masks = _deal_masks(hands)
+    for seat, h in enumerate(masks):
+        if h & ~_ANY_CARD:
             raise NotationError(f"{COMPASS[seat]} hand holds a bit that is not a card")
         dup = seen & h
         if dup:
@@ -488,15 +533,14 @@ def validate_deal(hands: Sequence[int] | np.ndarray) -> None:
         raise NotationError(f"hands have unequal numbers of cards ({detail})")
     if not 1 <= counts[0] <= 13:
         raise NotationError(f"each hand must hold 1 to 13 cards, found {counts[0]}")
-    _check_boston_cards(hands)
+    _check_boston_cards(masks)
 
 
 def format_deal(hands: Sequence[int] | np.ndarray, first: str | int = "N") -> str:
     """PBN deal string starting with seat ``first``; round-trips with :func:`parse_deal`."""
-    if len(hands) != 4:
-        raise NotationError(f"a deal needs 4 hands, got {len(hands)}")
+    masks = _deal_masks(hands)
     f = parse_compass(first)
-    return COMPASS[f] + ":" + " ".join(format_hand(int(hands[(f + i) % 4])) for i in range(4))
+    return COMPASS[f] + ":" + " ".join(format_hand(masks[(f + i) % 4]) for i in range(4))
 
 
 def deal_remaining(known: Iterable[int]) -> int:
@@ -639,7 +683,7 @@ def boston_card_transform(hands: np.ndarray | Sequence[int], trump: int | str) -
     returns a new ``uint64`` array of the same shape (the input is not modified).
     """
     t = parse_strain(trump)
-    out = np.array(hands, dtype=np.uint64, copy=True)
+    out = mask_array(hands)
     if t == NT:
         return out
     bsuit = 1 if t == 2 else 2  # J♥ when diamonds are trumps, else J♦

@@ -73,6 +73,8 @@ def check_real(name: str, value: Any, lo: float, hi: float, *, lo_open: bool = F
     """``value`` as a finite number in ``lo..hi`` (above ``lo`` when ``lo_open``)."""
     if not _is_real(value):
         try:
+            if isinstance(value, (str, bytes)):  # "0.5" would pass here and break later
+                raise TypeError
             value = float(value)
         except (TypeError, ValueError, OverflowError):
             raise LimitError(f"{name} must be a number, got {clip(repr(value))}") from None

@@ -10,7 +10,7 @@ imports numba, numpy or pandas.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .cards import (
@@ -56,12 +56,17 @@ class Game:
 
 
 def read_games(lines: Iterable[str]) -> list[Game]:
-    """Every game of a PBN file that has a ``[Deal]`` tag, in file order.
+    """Every game of a PBN file that has a ``[Deal]`` tag, in file order (:func:`iter_games`)."""
+    return list(iter_games(lines))
+
+
+def iter_games(lines: Iterable[str]) -> Iterator[Game]:
+    """The games of a PBN file that have a ``[Deal]`` tag, in file order, each as soon as
+    its end is read.
 
     A game ends at the next ``[Event]`` tag; a second ``[Deal]`` before it starts a new game
     that keeps the other tags (event, dealer, ...). ``%`` and ``;`` lines are comments.
     """
-    games: list[Game] = []
     tags: dict[str, str] = {}
     deal_line = 0
     for n, raw in enumerate(lines, 1):
@@ -71,17 +76,16 @@ def read_games(lines: Iterable[str]) -> list[Game]:
         for m in TAG.finditer(s):
             name, value = m.group(1), m.group(2)
             if name == "Event" and "Deal" in tags:
-                games.append(Game(deal_line, tags))
+                yield Game(deal_line, tags)
                 tags = {}
             if name == "Deal":
                 if "Deal" in tags:  # a second deal without an Event tag between
-                    games.append(Game(deal_line, tags))
+                    yield Game(deal_line, tags)
                     tags = {k: v for k, v in tags.items() if k not in _PER_DEAL_TAGS}
                 deal_line = n
             tags[name] = value
     if "Deal" in tags:
-        games.append(Game(deal_line, tags))
-    return games
+        yield Game(deal_line, tags)
 
 
 def deal_hands(deal: str) -> dict[int, str]:

@@ -43,7 +43,11 @@ def _pairs(value: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> Pairs
 
 
 def _strings(value: Iterable[Any] | None) -> tuple[Any, ...]:
-    return () if value is None else tuple(value)
+    if value is None:
+        return ()
+    if not isinstance(value, Iterable):
+        raise SettingsError(f"expected a list, got {type(value).__name__}")
+    return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,8 @@ class AnalysisSettings:
         """``base`` (default: all defaults) with ``overrides``; ``None`` overrides of fields
         whose default is not None are ignored, so callers can pass optional arguments
         through unchanged."""
+        if base is not None and not isinstance(base, AnalysisSettings):
+            raise SettingsError(f"settings must be an AnalysisSettings, got {type(base).__name__}")
         base = base or cls()
         defaults = {f.name: f.default for f in dataclasses.fields(cls)}
         changes = {k: v for k, v in overrides.items()

@@ -12,7 +12,7 @@ from ..cards import PLAY_SEATS, format_card, format_hand
 from ..config import DEFAULT_SAMPLES, SE_TARGET
 from ..progress import ProgressBar
 from ..sampler import Sampler
-from ..settings import AnalysisSettings
+from ..settings import AnalysisSettings, SettingsError
 from .all_pass import PassEstimator
 from .bracket import bracket_analysis
 from .evaluate import Evaluation, evaluate
@@ -63,10 +63,10 @@ def _settings_of(settings: Any, args: tuple[Any, ...], overrides: dict[str, Any]
         args = (settings, *args)
         settings = None
     if len(args) > len(_POSITIONAL):
-        raise TypeError(f"analyze takes at most {len(_POSITIONAL)} settings positionally")
+        raise SettingsError(f"analyze takes at most {len(_POSITIONAL)} settings positionally")
     for name, value in zip(_POSITIONAL, args, strict=False):
         if name in overrides:
-            raise TypeError(f"analyze got {name!r} twice")
+            raise SettingsError(f"analyze got {name!r} twice")
         overrides[name] = value
     return AnalysisSettings.build(settings, **overrides)
 

@@ -14,7 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import COMPASS, STRAINS, boston_card_transform, format_deal, parse_deal
+from ..cards import (
+    COMPASS,
+    STRAINS,
+    boston_card_transform,
+    format_deal,
+    mask_array,
+    parse_compass,
+    parse_deal,
+)
+from ..errors import BostonSimError
 
 STRAIN_COUNT = 5  # S, H, D, C, NT
 OPPOSITE = 2  # seats from the declarer to his partner across the table
@@ -62,6 +71,16 @@ class DDTable:
                 "table": [r.to_dict() for r in self.rows]}
 
 
+def _deal(deal: Any) -> np.ndarray:
+    """A deal given as PBN text or four hand masks -> ``uint64[4]`` (NotationError for any
+    other type or shape)."""
+    if isinstance(deal, str):
+        return parse_deal(deal)
+    hands = mask_array(deal)
+    format_deal(hands)  # four hands of cards, or a NotationError saying what is wrong
+    return hands
+
+
 def _position(hands: np.ndarray, strain: int, boston: bool) -> np.ndarray:
     return boston_card_transform(hands, strain) if boston else hands
 
@@ -73,7 +92,8 @@ def table_searches(deal: str | np.ndarray, *, leader: int | None = None, pairs: 
     opposite), in every strain; ``leader``: a compass seat, default the declarer's left."""
     from ..solver import declaring_side, value_job
 
-    hands = parse_deal(deal) if isinstance(deal, str) else np.asarray(deal, dtype=np.uint64)
+    hands = _deal(deal)
+    leader = None if leader is None else parse_compass(leader)
     sides = [(d, None) for d in range(4)]
     if pairs:
         sides += [(d, (d + OPPOSITE) % 4) for d in range(4)]
@@ -99,7 +119,7 @@ def contract_searches(deal: str | np.ndarray, trump: int, leader: int, declarer:
     still to fill, and its one search. Seats are compass seats, ``trump`` a strain index."""
     from ..solver import declaring_side, question_job, value_job
 
-    hands = parse_deal(deal) if isinstance(deal, str) else np.asarray(deal, dtype=np.uint64)
+    hands = _deal(deal)
     out: dict[str, Any] = {"deal": format_deal(hands), "boston": boston,
                            "trump": STRAINS[trump], "leader": COMPASS[leader],
                            "declarer": COMPASS[declarer],
@@ -134,6 +154,9 @@ def dd_table(deal: str | np.ndarray, *, leader: int | None = None, pairs: bool =
     """The double-dummy table of one deal: tricks of every declarer (alone; with ``pairs``
     also with the partner opposite) in S, H, D, C and NT. ``boston``: the boston card is the
     top trump (Russian Boston, A-40); ``progress(n)``: searches finished."""
+    if progress is not None and not callable(progress):
+        raise BostonSimError(f"progress must be a function of the searches finished, got "
+                             f"{type(progress).__name__}")
     table, searches = table_searches(deal, leader=leader, pairs=pairs, boston=boston)
     run_searches(searches, progress)
     return table

@@ -24,6 +24,7 @@ from ..cards import (
 )
 from ..config import CONTEXT_KEYS, MISERE_TRICKS_MODES, PARTNER_AVERAGE, PARTNER_OFFSETS
 from ..errors import RulesError, SamplingError
+from ..limits import clip
 from ..rules import RuleSet, load_rules
 from ..sampler import Constraint, parse_constraint, parse_known
 from ..settings import AnalysisSettings
@@ -76,7 +77,9 @@ def check_solving(s: AnalysisSettings) -> None:
         raise SamplingError("threads must be at least 1")
     if s.misere_tricks not in MISERE_TRICKS_MODES:
         raise SamplingError(f"misere_tricks must be bool or min, not {s.misere_tricks!r}")
-    if not 0 < s.fail_count_rate <= 1:
+    rate = s.fail_count_rate
+    if not (isinstance(rate, (int, float, np.integer, np.floating))
+            and not isinstance(rate, bool) and 0 < rate <= 1):
         raise SamplingError("fail_count_rate must be in (0, 1]: the share of failed deals "
                             "whose trick count is searched")
 
@@ -124,6 +127,14 @@ def _place_turnup(p: Problem) -> None:
         p.context["turnup"] = STRAINS[p.turnup_suit]
 
 
+def _text(constraint: Any) -> str:
+    """A constraint given as text (SamplingError for any other type)."""
+    if not isinstance(constraint, str):
+        raise SamplingError(f"a constraint is text such as second:S>=5, got "
+                            f"{clip(repr(constraint))}")
+    return constraint
+
+
 def resolve(hand: str | int, s: AnalysisSettings) -> Problem:
     """Check ``hand`` and ``s`` and resolve them (NotationError, RulesError or SamplingError,
     in the order the CLI has always reported them)."""
@@ -134,9 +145,10 @@ def resolve(hand: str | int, s: AnalysisSettings) -> Problem:
     declarer = play_seat_to_compass(play_seat)
     ctx = s.context_map
     rs = _load_rules(s, ctx)
-    if s.partner not in PARTNER_OFFSETS and s.partner != PARTNER_AVERAGE:
-        raise RulesError(f"unknown partner seat {s.partner!r} (use opposite, left, right or "
-                         f"{PARTNER_AVERAGE})")
+    if not isinstance(s.partner, str) or (s.partner not in PARTNER_OFFSETS
+                                          and s.partner != PARTNER_AVERAGE):
+        raise RulesError(f"unknown partner seat {clip(repr(s.partner))} (use opposite, left, "
+                         f"right or {PARTNER_AVERAGE})")
     check_sampling(s)
     known = [k if isinstance(k, tuple) else parse_known(k) for k in s.known]
     partner = (ANY_PARTNER if s.partner == PARTNER_AVERAGE
@@ -144,6 +156,6 @@ def resolve(hand: str | int, s: AnalysisSettings) -> Problem:
     p = Problem(s, mask, play_seat, declarer, partner, rs, ctx, known, [])
     if s.turnup is not None:
         _place_turnup(p)
-    p.constraints = [c if isinstance(c, Constraint) else parse_constraint(c)
+    p.constraints = [c if isinstance(c, Constraint) else parse_constraint(_text(c))
                      for c in s.constraints]
     return p

@@ -4,11 +4,13 @@ or on a Dask distributed cluster; each yields results in completion order."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..errors import BostonSimError
+from ..limits import clip, clip_words
 from .jobs import Job, analyze_one
 from .records import HandResult
 
@@ -78,10 +80,38 @@ MAX_CRASHES = 2
 (the other hands in flight are simply resubmitted to a fresh pool)."""
 
 
-def _run_local(jobs: list[Job], workers: int,
+class _JobQueue:
+    """Jobs taken from an iterator as they are needed (a streamed input is never held
+    whole); jobs pushed back (to run again) come out first, the last pushed first."""
+
+    def __init__(self, jobs: Iterable[Job]) -> None:
+        self._it = iter(jobs)
+        self._back: list[Job] = []
+
+    def __bool__(self) -> bool:
+        if not self._back:
+            nxt = next(self._it, None)
+            if nxt is None:
+                return False
+            self._back.append(nxt)
+        return True
+
+    def pop(self) -> Job:
+        return self._back.pop() if self._back else next(self._it)
+
+    def append(self, job: Job) -> None:
+        self._back.append(job)
+
+    def extend(self, jobs: Iterable[Job]) -> None:
+        self._back.extend(jobs)
+
+
+def _run_local(jobs: Iterable[Job], workers: int,
                fn: Callable[[Job], HandResult]) -> Iterator[HandResult]:
-    if workers <= 1 or len(jobs) <= 1:
-        for j in jobs:
+    pending = iter(jobs)
+    first = list(itertools.islice(pending, 2))
+    if workers <= 1 or len(first) <= 1:
+        for j in itertools.chain(first, pending):
             yield fn(j)
         return
     import multiprocessing as mp
@@ -90,7 +120,7 @@ def _run_local(jobs: list[Job], workers: int,
 
     # spawn, not fork: the parent may hold numba / threading state that must not be copied
     ctx = mp.get_context("spawn")
-    queue = list(reversed(jobs))  # pop() from the end = input order
+    queue = _JobQueue(itertools.chain(first, pending))  # in input order
     window = JOBS_PER_WORKER * workers
     crashes: dict[int, int] = {}
     while queue:
@@ -140,7 +170,7 @@ def _run_local(jobs: list[Job], workers: int,
                 ex.shutdown(wait=completed and not broken, cancel_futures=True)
 
 
-def _run_dask(jobs: list[Job], address: str,
+def _run_dask(jobs: Iterable[Job], address: str,
               fn: Callable[[Job], HandResult]) -> Iterator[HandResult]:
     try:
         from distributed import Client, as_completed
@@ -150,8 +180,9 @@ def _run_dask(jobs: list[Job], address: str,
         ) from None
     try:
         client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as e:
-        raise BostonSimError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    except (OSError, TimeoutError, ValueError) as e:  # ValueError: not an address
+        raise BostonSimError(f"cannot reach the Dask scheduler at {clip(address)}: "
+                             f"{clip_words(str(e))}") from None
     try:
         n = max(1, sum(client.nthreads().values()))
         window = JOBS_PER_WORKER * n
@@ -190,9 +221,10 @@ def _take(it: Iterator[Job], n: int) -> list[Job]:
     return out
 
 
-def execute(jobs: list[Job], *, workers: int | None = None, scheduler: str | None = None,
+def execute(jobs: Iterable[Job], *, workers: int | None = None, scheduler: str | None = None,
             fn: Callable[[Job], HandResult] = analyze_one) -> Iterator[HandResult]:
-    """Run ``fn`` over ``jobs``; yields results in completion order."""
+    """Run ``fn`` over ``jobs`` (any iterable: taken as workers are free, at most
+    :data:`JOBS_PER_WORKER` per worker in flight); yields results in completion order."""
     if scheduler:
         return _run_dask(jobs, scheduler, fn)
     return _run_local(jobs, workers or default_workers(), fn)

@@ -7,6 +7,8 @@ the same whichever worker runs it and in whatever order.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,45 +68,92 @@ def plays_rightward(settings: AnalysisSettings) -> bool:
         return False  # reported per row later
 
 
+class JobStream:
+    """The jobs and bad rows of an input file, made as they are consumed.
+
+    Every iteration reads the file again from the start, line by line, so memory is bounded
+    by what the consumer holds, not by the file; after a complete iteration ``n_hands``
+    counts every position (good or bad) and ``sha256`` is the hash of the bytes read. An
+    input that can be read only once (a FIFO, a device) is read whole on the first
+    iteration and kept, within the input limits of :mod:`boston_sim.limits`; so is a file
+    that reports no size (``/proc``).
+    A file that cannot be read at all raises a user error while it is iterated.
+    """
+
+    def __init__(self, path: str | Path, settings: AnalysisSettings | None = None, *,
+                 input_format: str | None = None, pbn_seat: str = "all") -> None:
+        settings = settings or AnalysisSettings()
+        if settings.threads is None:
+            settings = settings.replace(threads=HAND_THREADS)
+        self.path = Path(path)
+        self.settings = settings
+        self.fmt = input_format or detect_input_format(self.path)
+        if pbn_seat != "all":
+            parse_compass(pbn_seat)
+        self.pbn_seat = pbn_seat
+        self.rightward = self.fmt == "pbn" and plays_rightward(settings)
+        self.n_hands = 0
+        self.sha256: str | None = None
+        self._once: list[Item] | None = None
+
+    def _items(self) -> Iterator[Item]:
+        if self._once is not None:
+            return iter(self._once)
+        digest = hashlib.sha256()
+        items = read_records(self.path, self.fmt, self.pbn_seat, self.rightward, digest)
+        if self.path.is_file() and self.path.stat().st_size > 0:
+            return self._hashed(items, digest)
+        # a FIFO or device reads once; a /proc file (size 0) differs at every read
+        self._once = list(items)
+        self.sha256 = digest.hexdigest()
+        return iter(self._once)
+
+    def _hashed(self, items: Iterator[Item], digest: Any) -> Iterator[Item]:
+        yield from items
+        self.sha256 = digest.hexdigest()
+
+    def __iter__(self) -> Iterator[Job | BadRow]:
+        rule_errors: dict[Any, str | None] = {}  # each rule set is loaded once a pass
+        index = 0
+        for width, rec in self._items():
+            item: Job | BadRow
+            if rec.error is not None:
+                item = BadRow(rec.line, rec.error, rec.text, index)
+            else:
+                try:
+                    item = _job(rec, index, self.settings, rule_errors)
+                except RunOptionError:
+                    raise
+                except USER_ERRORS as e:
+                    item = BadRow(rec.line, str(e), rec.text, index)
+            yield item
+            index += width
+        self.n_hands = index
+
+    def scan(self) -> int:
+        """Read the whole input once (every error of the file raised now); the number of
+        positions."""
+        for _ in self:
+            pass
+        return self.n_hands
+
+
 def read_jobs(path: str | Path, settings: AnalysisSettings | None = None, *,
               input_format: str | None = None,
               pbn_seat: str = "all") -> tuple[list[Job], list[BadRow], int]:
-    """Read an input file into jobs and bad rows.
+    """Read an input file into jobs and bad rows (all in memory: :class:`JobStream` streams).
 
     Returns ``(jobs, bad_rows, n_hands)``; ``n_hands`` counts every position (good or bad),
     and ``job.index`` is the hand's position, which keys its seed. A row whose hand, seat or
     rules cannot be read becomes a :class:`BadRow`; a file that cannot be read at all raises
     a user error (``BostonSimError`` / ``FileNotFoundError``).
     """
-    settings = settings or AnalysisSettings()
-    if settings.threads is None:
-        settings = settings.replace(threads=HAND_THREADS)
-    path = Path(path)
-    fmt = input_format or detect_input_format(path)
-    if pbn_seat != "all":
-        parse_compass(pbn_seat)
-    rightward = fmt == "pbn" and plays_rightward(settings)
-    return _make_jobs(read_records(path, fmt, pbn_seat, rightward), settings)
-
-
-def _make_jobs(items: list[Item], settings: AnalysisSettings
-               ) -> tuple[list[Job], list[BadRow], int]:
-    rule_errors: dict[Any, str | None] = {}  # each rule set is loaded once
+    stream = JobStream(path, settings, input_format=input_format, pbn_seat=pbn_seat)
     jobs: list[Job] = []
     bad: list[BadRow] = []
-    index = 0
-    for width, rec in items:
-        if rec.error is not None:
-            bad.append(BadRow(rec.line, rec.error, rec.text, index))
-        else:
-            try:
-                jobs.append(_job(rec, index, settings, rule_errors))
-            except RunOptionError:
-                raise
-            except USER_ERRORS as e:
-                bad.append(BadRow(rec.line, str(e), rec.text, index))
-        index += width
-    return jobs, bad, index
+    for item in stream:
+        (jobs if isinstance(item, Job) else bad).append(item)  # type: ignore[arg-type]
+    return jobs, bad, stream.n_hands
 
 
 def _job(rec: Record, index: int, settings: AnalysisSettings,

@@ -1,20 +1,26 @@
 """Input files (text, CSV, JSON Lines, PBN) -> records: one per row, before any default or
 check is applied. A row that cannot be read becomes a record with ``error`` set; a file that
-cannot be read at all raises a user error."""
+cannot be read at all raises a user error.
+
+Files are streamed: read line by line (each line at most ``limits.LINE_MAX`` characters, a
+longer one refused while it is read), records made as they are consumed, the file's SHA-256
+computed from the same bytes; memory does not grow with the file."""
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..cards import COMPASS, PLAY_SEATS, NotationError, parse_compass
 from ..errors import BostonSimError, InputFileError
 from ..limits import bounded_lines
-from ..pbn import deal_hands, play_seat_of, read_games
+from ..pbn import deal_hands, iter_games, play_seat_of
 from .records import EXT_TO_INPUT, INPUT_FORMATS
 
 TEXT_FIELDS = 5  # HAND | SEAT | LABEL | RULES | TURNUP
@@ -51,18 +57,52 @@ def detect_input_format(path: str | Path) -> str:
     return EXT_TO_INPUT[ext]
 
 
-def read_records(path: Path, fmt: str, pbn_seat: str = "all",
-                 rightward: bool = False) -> list[Item]:
-    """Every row of ``path`` read as ``fmt``; ``pbn_seat`` and ``rightward`` (the rule set
-    plays to the right) matter for PBN only."""
+class HashingReader(io.RawIOBase):
+    """A binary file that updates ``digest`` (a ``hashlib`` object) with every byte read
+    through it: the content hash of a streamed file, without a second read."""
+
+    def __init__(self, raw: Any, digest: Any) -> None:
+        super().__init__()
+        self._raw = raw
+        self.digest = digest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = self._raw.readinto(buffer)
+        if n:
+            self.digest.update(memoryview(buffer)[:n])
+        return n or 0
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def read_records(path: Path, fmt: str, pbn_seat: str = "all", rightward: bool = False,
+                 digest: Any = None) -> Iterator[Item]:
+    """Every row of ``path`` read as ``fmt``, one at a time as they are consumed (the file
+    is opened on the first); ``pbn_seat`` and ``rightward`` (the rule set plays to the
+    right) matter for PBN only. ``digest``, a ``hashlib`` object, gets the file's bytes."""
     if fmt not in INPUT_FORMATS:
         raise BostonSimError(f"unknown input format {fmt!r} (use {', '.join(INPUT_FORMATS)})")
-    with open(path, encoding="utf-8-sig", newline="") as f:
+    return _stream(path, fmt, pbn_seat, rightward, digest)
+
+
+def _stream(path: Path, fmt: str, pbn_seat: str, rightward: bool,
+            digest: Any) -> Iterator[Item]:
+    raw: Any = open(path, "rb")  # noqa: SIM115 (closed by the text wrapper below)
+    if digest is not None:
+        raw = io.BufferedReader(HashingReader(raw, digest))
+    with io.TextIOWrapper(raw, encoding="utf-8-sig", newline="") as f:
         lines = bounded_lines(f, str(path))
         if fmt == "pbn":
-            return list(read_pbn(lines, pbn_seat, rightward))
+            yield from read_pbn(lines, pbn_seat, rightward)
+            return
         reader = {"text": read_text, "csv": read_csv, "jsonl": read_jsonl}[fmt]
-        return [(1, r) for r in reader(lines)]
+        for r in reader(lines):
+            yield 1, r
 
 
 def read_text(f: Iterable[str]) -> Iterator[Record]:
@@ -151,7 +191,7 @@ def read_pbn(f: Iterable[str], pbn_seat: str, rightward: bool = False) -> Iterat
     """PBN games -> one record per wanted compass seat (``pbn_seat``: N, E, S, W or all),
     its playing-order seat from the ``[Dealer]`` tag."""
     seats = list(range(4)) if pbn_seat == "all" else [parse_compass(pbn_seat)]
-    for game in read_games(f):
+    for game in iter_games(f):
         line, deal = game.line, game.deal
         try:
             dealer = game.dealer()

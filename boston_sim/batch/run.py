@@ -9,23 +9,24 @@ import hashlib
 import importlib.util
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from ..cards import parse_card, parse_play_seat
-from ..errors import BostonSimError
+from ..errors import FAILURE_EXIT, BostonSimError
 from ..limits import THREADS_MAX, check_int, check_settings_numbers, clip
 from ..outputs import check_output
 from ..progress import ProgressBar
 from ..settings import AnalysisSettings
 from .executors import execute
-from .jobs import Job, analyze_one, check_rules, read_jobs
+from .jobs import Job, JobStream, analyze_one, check_rules
 from .readers import detect_input_format
 from .records import (
     OUTPUT_FORMATS,
     ROW_SCHEMA_VERSION,
     SUMMARY_SCHEMA,
+    BadRow,
     BatchSummary,
     HandResult,
 )
@@ -46,6 +47,13 @@ HASH_KEYS = {"input_sha256": "the input file's content", "rules_sha256": "the ru
 HASH_BLOCK = 1 << 20
 DETAIL_MAX = 40  # characters of each differing value a refused resume shows
 _SETTING_FIELDS = tuple(f.name for f in dataclasses.fields(AnalysisSettings))
+
+
+class InputChangedError(BostonSimError):
+    """The input file changed between the run's passes over it: a failure of the run (the
+    request was fine), exit code 1."""
+
+    exit_code = FAILURE_EXIT
 
 
 def run_batch(
@@ -77,25 +85,35 @@ def run_batch(
     if not isinstance(input_path, (str, Path)) or (out is not None
                                                    and not isinstance(out, (str, Path))):
         raise BostonSimError("the input and --out are file paths (str or Path)")
+    for what, path in (("the input", input_path), ("--out", out)):
+        if path is not None and Path(path).name == "":  # "", ".", "/": no file name
+            raise BostonSimError(f"{what} must name a file, got {clip(repr(str(path)))}")
+    if not callable(fn):
+        raise BostonSimError(f"fn must be a function of a Job, got {type(fn).__name__}")
     input_path = Path(input_path)
     settings = AnalysisSettings.build(settings, **overrides)
     paths, in_fmt = _check_run(input_path, out, settings, fmt, input_format, workers,
                                scheduler, overrides.get("rules") is not None)
-    jobs, bad, n_hands = read_jobs(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat)
-    meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings)
+    stream = JobStream(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat)
+    n_hands = stream.scan()  # every error of the input file comes now, before any file
+    meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings, stream.sha256)
     if resume:
         check_resume(paths.meta, meta)
     meta["manifest"] = run_manifest(settings, workers)
     sink = open_sink(paths.results, paths.fmt, meta["manifest"])
     if resume:
-        check_kept_hands(sink, jobs)
+        check_kept_hands(sink, stream)
     new_files = [p for p in (paths.results, paths.summary, paths.errors, paths.meta,
                              getattr(sink, "parts", None)) if p is not None and not p.exists()]
     summary = BatchSummary(hands=n_hands, results=str(paths.results),
                            summary=str(paths.summary), errors=str(paths.errors))
     try:
-        _run_jobs(sink, jobs, bad, resume, paths, meta, summary,
+        _run_jobs(sink, stream, resume, paths, meta, summary,
                   workers=workers, scheduler=scheduler, progress=progress, fn=fn)
+        if stream.sha256 != meta["input_sha256"]:  # each pass hashes what it read
+            raise InputChangedError(f"{clip(input_path)} changed while the batch ran, so its "
+                                    "results may mix two versions of it; run it again "
+                                    "without --resume")
     except (BostonSimError, OSError):
         if summary.analysed == 0:  # nothing was done: leave nothing behind
             _remove_new(new_files)
@@ -114,6 +132,9 @@ def _check_run(input_path: Path, out: str | Path | None, settings: AnalysisSetti
     """Every usage error of the run that can be found before reading the hands."""
     if fmt is not None and fmt not in OUTPUT_FORMATS:
         raise BostonSimError(f"unknown output format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise BostonSimError(f"--scheduler is a Dask scheduler address (host:port), got "
+                             f"{type(scheduler).__name__}")
     in_fmt = input_format or detect_input_format(input_path)
     paths = output_paths(input_path, out, fmt)
     check_extras(paths.fmt, scheduler)
@@ -126,21 +147,27 @@ def _check_run(input_path: Path, out: str | Path | None, settings: AnalysisSetti
     return paths, in_fmt
 
 
-def _run_jobs(sink: Any, jobs: list[Job], bad: list[Any], resume: bool, paths: OutputPaths,
+def _run_jobs(sink: Any, stream: JobStream, resume: bool, paths: OutputPaths,
               meta: dict[str, Any], summary: BatchSummary, *, workers: int | None,
               scheduler: str | None, progress: bool, fn: Callable[[Job], HandResult]) -> None:
     """Write the settings and bad rows, then analyse the hands not yet done, writing each
-    as it finishes; ``summary`` counts them."""
+    as it finishes; ``summary`` counts them. The input is streamed twice more, once for the
+    bad rows and once for the hands, so only the hands in flight are held."""
     done = sink.open(resume)
     atomic_write_bytes(paths.meta, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
     errors = ErrorLog(paths.errors, paths.fmt, meta.get("manifest"))
-    for b in bad:
-        errors.add(b.line, b.index, b.reason, b.text)
-    todo = [j for j in jobs if j.index not in done]
-    summary.skipped = len(jobs) - len(todo)
+    n_todo = 0
+    for item in stream:
+        if isinstance(item, BadRow):
+            errors.add(item.line, item.index, item.reason, item.text)
+        elif item.index in done:
+            summary.skipped += 1
+        else:
+            n_todo += 1
+    todo = (j for j in stream if isinstance(j, Job) and j.index not in done)
     try:
-        with ProgressBar("hands", len(todo), count=True, rate="hands/min", transient=False,
-                         enabled=progress and len(todo) > 0) as bar:
+        with ProgressBar("hands", n_todo, count=True, rate="hands/min", transient=False,
+                         enabled=progress and n_todo > 0) as bar:
             for res in execute(todo, workers=workers, scheduler=scheduler, fn=fn):
                 if res.error is not None or not res.rows:
                     errors.add(res.line, res.index, res.error or "no rows", "")
@@ -191,22 +218,28 @@ def check_outputs(paths: OutputPaths, inputs: list[Any]) -> None:
         check_output(p, "--out", inputs=files)
 
 
-def check_kept_hands(sink: Any, jobs: list[Job]) -> None:
+def check_kept_hands(sink: Any, jobs: Iterable[Job | BadRow]) -> None:
     """On resume, every hand kept from the results file is the hand this input puts at that
-    position, under the same seed, seat and rule set; else results would mix."""
-    by_index = {j.index: j for j in jobs}
-    for row in sink.read_rows():
-        hid = row["hand_id"]
-        job = by_index.get(hid)
-        want = None if job is None else {"hand": job.hand, "seed": job.settings.seed,
-                                         "rules": job.settings.rules_id}
-        got = {"hand": row["hand"], "seed": row["seed"], "rules": row["rules"]}
-        if want != got:
-            what = "no such hand in the input" if want is None else ", ".join(
-                k for k in got if got[k] != want[k]) + " differ"
-            raise BostonSimError(
-                f"cannot resume: hand {hid} in {clip(sink.path)} does not match the input "
-                f"({what}); run without --resume or choose another --out")
+    position, under the same seed, seat and rule set; else results would mix. The first
+    hand (by id) that differs is named."""
+    kept = {row["hand_id"]: (row["hand"], row["seed"], row["rules"]) for row in sink.read_rows()}
+    if not kept:
+        return
+    first: tuple[int, str] | None = None
+    for job in jobs:
+        got = kept.pop(job.index, None) if isinstance(job, Job) else None
+        if got is None:
+            continue
+        want = (job.hand, job.settings.seed, job.settings.rules_id)
+        if got != want and (first is None or job.index < first[0]):
+            first = (job.index, ", ".join(k for k, g, w in zip(
+                ("hand", "seed", "rules"), got, want, strict=True) if g != w) + " differ")
+    if kept and (first is None or min(kept) < first[0]):
+        first = (min(kept), "no such hand in the input")
+    if first is not None:
+        raise BostonSimError(
+            f"cannot resume: hand {first[0]} in {clip(sink.path)} does not match the input "
+            f"({first[1]}); run without --resume or choose another --out")
 
 
 def check_settings(settings: AnalysisSettings) -> None:
@@ -222,12 +255,14 @@ def check_settings(settings: AnalysisSettings) -> None:
 
 
 def run_meta(input_path: Path, input_format: str, fmt: str, pbn_seat: str,
-             settings: AnalysisSettings) -> dict[str, Any]:
+             settings: AnalysisSettings, input_sha256: str | None = None) -> dict[str, Any]:
     """What ``meta.json`` holds: the input, the run's keys and the settings that decide the
-    results (the run seed; threads left out); resuming with different ones is refused."""
+    results (the run seed; threads left out); resuming with different ones is refused.
+    ``input_sha256``: the input's hash when a streamed read has computed it."""
     from .. import __version__
 
-    return {"input": str(input_path), "input_sha256": file_sha256(input_path),
+    return {"input": str(input_path),
+            "input_sha256": input_sha256 or file_sha256(input_path),
             "rules_sha256": rules_sha256(settings.rules), "input_format": input_format,
             "format": fmt, **settings.result_dict(), "pbn_seat": pbn_seat,
             "version": __version__}

@@ -31,6 +31,7 @@ import numpy as np
 from ..cards import COMPASS, parse_compass, parse_deal, parse_strain
 from ..config import SOLVER_TT_BITS
 from ..errors import SolverInputError
+from ..limits import clip
 from ._misere import sure_misere
 
 __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_jobs",
@@ -368,8 +369,11 @@ def solve_batch_target(
 def value_job(trump: int, leader: int, side_mask: int, mode: str = "max",
               guess: int = -1) -> tuple[int, ...]:
     """A row for :func:`solve_jobs`: the tricks of the side (as :func:`solve_batch`)."""
-    if mode not in _MODES:
-        raise SolverInputError(f"unknown mode {mode!r} (use max or min)")
+    if not isinstance(mode, str) or mode not in _MODES:
+        raise SolverInputError(f"unknown mode {clip(repr(mode))} (use max or min)")
+    if isinstance(guess, bool) or not isinstance(guess, (int, np.integer)) or guess < -1:
+        raise SolverInputError(f"guess must be a number of tricks (-1: none), got "
+                               f"{clip(repr(guess))}")
     _check_scalar(trump, leader, side_mask)
     return (int(trump), int(leader), int(side_mask), 0, _MODES[mode], min(int(guess), 13))
 

@@ -224,9 +224,21 @@ def print_report(analysis: Analysis, console: Any = None) -> None:
         c.print(line, highlight=False, markup=False)
 
 
+REPORT_WIDTH_MIN, REPORT_WIDTH_MAX = 20, 1000  # columns of a text report
+
+
 def report_text(analysis: Analysis, width: int = PIPE_WIDTH) -> str:
     """The report :func:`print_report` prints, as plain text ``width`` columns wide."""
     import io
+
+    from ..analysis.result import Analysis as AnalysisType
+    from ..errors import BostonSimError
+    from ..limits import check_int
+
+    if not isinstance(analysis, AnalysisType):
+        raise BostonSimError(f"report_text needs the Analysis that analyze returns, not "
+                             f"{type(analysis).__name__}")
+    check_int("width", width, REPORT_WIDTH_MIN, REPORT_WIDTH_MAX)
 
     from rich.console import Console
 

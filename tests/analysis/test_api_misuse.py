@@ -4,9 +4,14 @@ wrong types and out-of-range numbers, checked before any work: never ``TypeError
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 import boston_sim as bs
+from boston_sim.batch import analyze_one
 from boston_sim.errors import BostonSimError
 from boston_sim.settings import AnalysisSettings
 from boston_sim.solver import solve_target
@@ -50,3 +55,111 @@ def test_misuse_raises_a_project_error(call):
 def test_an_unknown_setting_is_still_a_type_error_too():
     with pytest.raises(TypeError):
         AnalysisSettings.build(bogus=1)
+
+
+# --------------------------------------------------------------------------- every public name
+
+QUICK = Path(__file__).resolve().parents[1] / "data" / "quick_rules.toml"  # Solo + Misère only
+WRONG = [None, 1.5, [], {}, "x" * 200, -1, 2**70, object(), "-1", True, -2**70, ""]
+# parameters that take a sequence of hands or values are also given sequences of wrong values
+WRONG_ITEMS = [[w] * 4 for w in WRONG] + [np.zeros(4), np.full(4, -1), np.zeros((2, 2, 2))]
+SEQUENCE_SLOTS = {("format_deal", 0), ("validate_deal", 0), ("boston_card_transform", 0),
+                  ("dd_table", 0), ("solve_batch", 0), ("misere_partout", 0), ("solve", 0),
+                  ("solve_target", 0), ("analyze", "known"), ("analyze", "constraints"),
+                  ("analyze", "options"), ("analyze", "context")}
+ANALYZE = {"rules": str(QUICK), "turnup": "H2", "samples": 10, "seat": "eldest", "seed": 1,
+           "known": (), "constraints": (), "partner": "opposite", "risk_threshold": 0.0,
+           "misere_tricks": "bool", "max_time": None, "fail_count_rate": 0.1, "threads": 1,
+           "options": (), "context": (), "precision": None, "max_samples": 20000,
+           "progress": False}
+
+
+def _calls(tmp: Path) -> dict[str, tuple[tuple, dict]]:
+    """A valid call of every callable public name: (positional, keyword arguments)."""
+    hands = bs.parse_deal(DEAL)
+    inp = tmp / "h.txt"
+    inp.write_text(HAND + "\n", encoding="utf-8")
+    settings = {k: v for k, v in ANALYZE.items() if k != "progress"}
+    return {
+        "AnalysisSettings": ((), settings),
+        "analyze": ((HAND, None), ANALYZE),
+        "boston_card_transform": ((hands, 0), {}),
+        "dd_table": ((DEAL,), {"leader": None, "pairs": False, "boston": False,
+                               "progress": None}),
+        "format_card": ((bs.parse_card("SA"),), {"style": "letters"}),
+        "format_deal": ((hands,), {"first": "N"}),
+        "format_hand": ((int(hands[0]),), {"style": "pbn", "ten": "T"}),
+        "list_rules": ((), {}),
+        "load_rules": (("boston_foster",), {"options": None}),
+        "misere_partout": (([4, 3, 3, 3],), {"rules": "boston_foster", "options": None}),
+        "parse_card": (("SA",), {"boston": False}),
+        "parse_compass": (("N",), {}),
+        "parse_deal": ((DEAL,), {"boston": False}),
+        "parse_hand": ((HAND,), {"cards": 13, "boston": False}),
+        "parse_play_seat": (("eldest",), {}),
+        "parse_strain": (("S",), {}),
+        "play_seat_to_compass": ((0,), {"dealer": 3}),
+        "run_batch": ((str(inp),), {"out": str(tmp / "r.csv"), "settings": None,
+                                    "rules": str(QUICK), "turnup": "H2", "samples": 10,
+                                    "workers": 1, "fmt": None, "input_format": None,
+                                    "scheduler": None, "resume": False, "pbn_seat": "all",
+                                    "progress": False, "fn": analyze_one}),
+        "score": (("boston_foster", "boston", 5), {"options": None, "trump": None,
+                                                   "context": None}),
+        "report_text": ((_analysis(),), {"width": 80}),
+        "solve": ((DEAL, 0), {"declarer": 1, "leader": 0, "partner": None, "dealer": None}),
+        "solve_batch": ((hands[None, :], 0, 0, 0b0101), {"out": None, "mode": "max",
+                                                          "guess": -1}),
+        "solve_target": ((DEAL, 0), {"declarer": 1, "leader": 0, "partner": None,
+                                     "dealer": None, "kind": "at_least", "target": 3}),
+        "validate_deal": ((hands,), {}),
+    }
+
+
+@functools.cache
+def _analysis() -> bs.Analysis:
+    return bs.analyze(HAND, **ANALYZE)
+
+
+def _public_callables() -> list[str]:
+    return sorted(n for n in bs.__all__ if callable(getattr(bs, n))
+                  and not (isinstance(getattr(bs, n), type)
+                           and issubclass(getattr(bs, n), BaseException))
+                  and n != "Analysis")  # a result type, made by analyze
+
+
+def test_the_table_has_a_valid_call_of_every_public_callable(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    calls = _calls(tmp_path)
+    assert sorted(calls) == _public_callables()
+    for name, (args, kwargs) in calls.items():
+        getattr(bs, name)(*args, **kwargs)  # the base call itself works
+
+
+def _slots(name: str, args: tuple, kwargs: dict) -> list:
+    return [*range(len(args)), *kwargs]
+
+
+@pytest.mark.parametrize("name", _public_callables())
+def test_wrong_types_raise_project_errors_only(name, tmp_path, monkeypatch):
+    """Each parameter in turn gets each wrong value: a project error or a normal result,
+    never TypeError, IndexError, OverflowError, ZeroDivisionError or a numba error."""
+    monkeypatch.chdir(tmp_path)  # a wrong --out such as "xxx..." is written here
+    args, kwargs = _calls(tmp_path)[name]
+    fn = getattr(bs, name)
+    leaks = []
+    for slot in _slots(name, args, kwargs):
+        values = WRONG + (WRONG_ITEMS if (name, slot) in SEQUENCE_SLOTS else [])
+        for wrong in values:
+            a, k = list(args), dict(kwargs)
+            if isinstance(slot, int):
+                a[slot] = wrong
+            else:
+                k[slot] = wrong
+            try:
+                fn(*a, **k)
+            except BostonSimError:
+                pass
+            except Exception as e:  # noqa: BLE001 (any other error is the failure)
+                leaks.append(f"{slot}={str(wrong)[:20]}: {type(e).__name__}: {str(e)[:80]}")
+    assert not leaks, "\n".join(leaks)

@@ -74,6 +74,15 @@ def test_unwritable_outputs_are_refused_before_any_file(tmp_path, out, needle):
     assert list((tmp_path / "adir").iterdir()) == []
 
 
+@pytest.mark.parametrize("out", ["", ".", "/"])
+def test_an_output_without_a_file_name_is_a_usage_error(tmp_path, monkeypatch, out):
+    f = _hands(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    err = _usage_error(_batch(str(f), "--out", out, *CLI_FAST))
+    assert "must name a file" in err
+    assert _files(tmp_path) == {"h.txt"}
+
+
 def test_per_row_usage_errors_are_usage_errors_before_work(tmp_path):
     f = _hands(tmp_path)
     args = ["--rules", str(QUICK), "--turnup", "H2", "--workers", "1", "--no-progress"]
