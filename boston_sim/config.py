@@ -60,8 +60,8 @@ FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "0.1
 
 # The double-dummy bracket (analysis/bracket.py): deals replayed per contending rung and the
 # layouts a single-dummy seat draws per decision; docs/PERFORMANCE.md has what they cost.
-BRACKET_DEALS: int = 24
-BRACKET_LAYOUTS: int = 10
+BRACKET_DEALS: int = 12
+BRACKET_LAYOUTS: int = 8
 # A trick search goes two-phase only if at least this share of its pilot's deals failed the
 # lowest target: where makes are common the question costs about as much as the count.
 TWO_PHASE_MIN_FAIL_SHARE: float = 0.75

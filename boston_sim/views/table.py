@@ -119,8 +119,9 @@ def _pass_row(a: Analysis, pm: str, uneven: bool) -> list[str] | None:
     has an SE): its net EV, the other columns empty."""
     if a.all_pass_model not in ALL_PASS_LABELS:
         return None
-    label = ALL_PASS_LABELS[a.all_pass_model]
-    line = ["▶" if a.recommended == "pass" else "", f"Pass (all pass: {label})", "", "—", "—",
+    # the model is named in the pass note under the table: a short label keeps the Rung
+    # column as narrow as the rungs' names
+    line = ["▶" if a.recommended == "pass" else "", "Pass (all pass)", "", "—", "—",
             "—", _pm(a.pass_value, a.pass_value_se, pm=pm), "—", "—"]
     if uneven:
         line.append(str(a.samples))
