@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from boston_sim.cli import app
 
 runner = CliRunner()
+SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "schema" / "bid.schema.json"
 ARGS = ["bid", "AKQJ2.AK3.K32.32", "--samples", "12", "--seed", "4", "--bracket",
         "--bracket-deals", "2", "--bracket-layouts", "3"]
 
@@ -34,6 +37,12 @@ def test_bid_bracket_json():
     fig = rec["bracket"]["single_dummy"]
     assert set(fig) >= {"p_make", "p_make_se", "ev_net", "ev_net_se", "deals"}
     assert fig["deals"] == 2
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.validate(d, schema)
+    d["rungs"][0].setdefault("bracket", {})["single_dummy"] = {"p_make": "high"}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(d, schema)
 
 
 def test_bracket_sizes_are_checked_before_any_work():
