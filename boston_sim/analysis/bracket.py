@@ -68,7 +68,8 @@ class BracketInput:
 class Bracket:
     """``rungs[rung_id][figure]``: ``p_make``, ``p_make_se``, ``ev_net``, ``ev_net_se``,
     ``deals`` and, beside double-dummy, the paired ``ev_diff`` / ``ev_diff_se`` against it.
-    ``realistic_ev[rung]``: its double-dummy EV plus its single-dummy shift;
+    ``realistic_ev[rung]``: its double-dummy EV plus its single-dummy shift (SE in
+    ``realistic_ev_se``);
     ``realistic_best``: the best of them, or pass; ``changes_recommendation``: whether it
     differs from the recommendation; ``skipped``: contending rungs not replayed, and why;
     ``cost[rung][figure]``: its ``seconds`` and ``solves`` (positions newly solved)."""
@@ -80,6 +81,7 @@ class Bracket:
     realistic_best: str | None = None
     changes_recommendation: bool = False
     realistic_ev: dict[str, float] = field(default_factory=dict)
+    realistic_ev_se: dict[str, float] = field(default_factory=dict)
     cost: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     elapsed: float = 0.0
@@ -124,6 +126,10 @@ def rung_input(row: Mapping[str, Any], cand: Candidate, deals: np.ndarray,
     if key.discard >= 0 or key.boston:
         knowledge = Knowledge(known=[] if key.boston else knowledge.known)
     return BracketInput(row, cand, d, sides, game, knowledge)
+
+
+def _or0(x: float) -> float:
+    return 0.0 if x is None or math.isnan(x) else float(x)
 
 
 def _made(bi: BracketInput, won: np.ndarray) -> np.ndarray:
@@ -203,7 +209,11 @@ def bracket_rungs(inputs: list[BracketInput], seed: int, layouts: int,
         br.cost[rid] = cost
         br.rungs[rid] = {f: _stats(bi, won[f], None if f == "double_dummy" else dd_net)
                          for f in FIGURES}
-        realistic[rid] = float(bi.row["ev_net"]) + br.rungs[rid]["single_dummy"]["ev_diff"]
+        shift = br.rungs[rid]["single_dummy"]
+        realistic[rid] = float(bi.row["ev_net"]) + shift["ev_diff"]
+        # the two errors come from (mostly) different deals: add them as independent
+        br.realistic_ev_se[rid] = math.hypot(float(bi.row["ev_net_se"] or 0),
+                                             _or0(shift["ev_diff_se"]))
     if realistic:
         best = max(realistic, key=lambda r: realistic[r])
         br.realistic_best = best if realistic[best] >= pass_value else "pass"

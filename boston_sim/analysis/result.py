@@ -237,5 +237,7 @@ class Analysis:
             "bracket": {"deals": br.deals, "layouts": br.layouts,
                         "realistic_best": br.realistic_best,
                         "realistic_ev": {k: json_value(v) for k, v in br.realistic_ev.items()},
+                        "realistic_ev_se": {k: json_value(v)
+                                            for k, v in br.realistic_ev_se.items()},
                         "skipped": dict(br.skipped), "elapsed": json_value(br.elapsed)},
         }

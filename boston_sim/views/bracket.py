@@ -38,7 +38,8 @@ def bracket_lines(analysis: Any) -> list[str]:
     for rid, why in br.skipped.items():
         lines.append(f"{analysis.rules.rung(rid).name}: not replayed ({why})")
     if br.realistic_ev:
-        real = ", ".join(f"{br.names[r]} {v:+.1f}" for r, v in br.realistic_ev.items())
+        real = ", ".join(f"{br.names[r]} {v:+.1f} ± {br.realistic_ev_se[r]:.1f}"
+                         for r, v in br.realistic_ev.items())
         best = "pass" if br.realistic_best == "pass" else br.names[br.realistic_best]
         verdict = ("would change the recommendation to " + best if br.changes_recommendation
                    else "would not change the recommendation")

@@ -176,3 +176,23 @@ def test_spread_misere_defence_sees_the_exposed_hand():
     t = Table.start(deal, np.array([side]), leader, misere=True)
     won = play_out(t, game, _players(lambda declaring, plays: not declaring, layouts=8))
     assert won[0] == 1  # caught at the first trick, as double-dummy
+
+
+def test_single_dummy_shift_se_is_calibrated():
+    """The bracket's paired shift and its SE, as statistics: over 30 seeds of 24 random
+    endings each, the SD of the shift across seeds over its mean reported SE is about 1."""
+    from boston_sim.analysis.bracket import BracketInput, _stats, replay
+
+    solvers = (solver.solve_positions_value, solver.solve_positions_target)
+    shifts, ses = [], []
+    for seed in range(30):
+        deals = _endings(1000 + seed, 24, 4)
+        game = Game(4, 1, "max", TRICKS, 0)
+        bi = BracketInput({"rung": "r", "kind": "at_least", "target": 2}, None, deals,
+                          np.ones(len(deals), np.int64), game, Knowledge())
+        won = replay(bi, seed, 4, solvers)
+        st = _stats(bi, won["single_dummy"], TRICKS[won["double_dummy"]])
+        shifts.append(st["ev_diff"])
+        ses.append(st["ev_diff_se"])
+    ratio = float(np.std(shifts, ddof=1) / np.mean(ses))
+    assert 0.75 <= ratio <= 1.33, ratio
