@@ -71,7 +71,8 @@ class Bracket:
     ``realistic_ev[rung]``: its double-dummy EV plus its single-dummy shift (SE in
     ``realistic_ev_se``);
     ``realistic_best``: the best of them, or pass; ``changes_recommendation``: whether it
-    differs from the recommendation; ``skipped``: contending rungs not replayed, and why;
+    differs from the recommendation, ``change_margin`` by how much (difference, SE);
+    ``skipped``: contending rungs not replayed, and why;
     ``cost[rung][figure]``: its ``seconds`` and ``solves`` (positions newly solved)."""
 
     rungs: dict[str, dict[str, dict[str, float | int]]] = field(default_factory=dict)
@@ -82,6 +83,7 @@ class Bracket:
     changes_recommendation: bool = False
     realistic_ev: dict[str, float] = field(default_factory=dict)
     realistic_ev_se: dict[str, float] = field(default_factory=dict)
+    change_margin: tuple[float, float] | None = None
     cost: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     elapsed: float = 0.0
@@ -218,6 +220,13 @@ def bracket_rungs(inputs: list[BracketInput], seed: int, layouts: int,
         best = max(realistic, key=lambda r: realistic[r])
         br.realistic_best = best if realistic[best] >= pass_value else "pass"
         br.changes_recommendation = br.realistic_best != recommended
+        if br.changes_recommendation:
+            def value(r: str | None) -> tuple[float, float]:
+                return ((realistic[r], br.realistic_ev_se[r]) if r in realistic
+                        else (pass_value, 0.0))
+
+            (a, sa), (b, sb) = value(br.realistic_best), value(recommended)
+            br.change_margin = (a - b, math.hypot(sa, sb))
     br.realistic_ev = realistic
     br.elapsed = time.perf_counter() - t0
     return br

@@ -239,5 +239,7 @@ class Analysis:
                         "realistic_ev": {k: json_value(v) for k, v in br.realistic_ev.items()},
                         "realistic_ev_se": {k: json_value(v)
                                             for k, v in br.realistic_ev_se.items()},
+                        "change_margin": (None if br.change_margin is None else
+                                          [json_value(x) for x in br.change_margin]),
                         "skipped": dict(br.skipped), "elapsed": json_value(br.elapsed)},
         }

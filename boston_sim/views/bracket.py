@@ -7,6 +7,8 @@ from typing import Any
 
 from ..analysis.bracket import FIGURE_LABELS, FIGURES
 
+NOISE_SES = 2.0  # a change of recommendation by less than this many SEs is called noise
+
 
 def _pm(value: float, err: float, digits: int, sign: bool = False) -> str:
     if value is None or math.isnan(value):
@@ -43,6 +45,10 @@ def bracket_lines(analysis: Any) -> list[str]:
         best = "pass" if br.realistic_best == "pass" else br.names[br.realistic_best]
         verdict = ("would change the recommendation to " + best if br.changes_recommendation
                    else "would not change the recommendation")
+        if br.change_margin is not None:
+            d, se = br.change_margin
+            noise = " (within the noise)" if d < NOISE_SES * se else ""
+            verdict += f", ahead by {d:.1f} ± {se:.1f}{noise}"
         lines.append(f"Realistic EV (double-dummy EV + the both-single-dummy shift): {real} "
                      f"{unit}; single-dummy play {verdict}.")
     return lines
