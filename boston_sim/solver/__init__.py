@@ -452,7 +452,7 @@ def solve_positions_value(hands, trick, trick_leader, trump: int, side_mask: int
     """The side's tricks (int8[M]) from each position (arguments as
     :func:`solve_positions_target`), counted from now, the current trick included, under best
     play: ``mode="max"`` the side maximises them, ``"min"`` it minimises them (misère)."""
-    if mode not in _MODES:
+    if not isinstance(mode, str) or mode not in _MODES:
         raise SolverInputError(f"unknown mode {mode!r} (use max or min)")
     arr, tr, tl = _check_positions(hands, trick, trick_leader, trump, side_mask)
     from ._driver import OP_VALUE

@@ -315,6 +315,10 @@ def test_bad_arguments_are_clear_errors() -> None:
         solve_positions_target(hands, trick, leader, 4, 1, "at_least", np.array([1, 2]))
     with pytest.raises(SolverInputError, match="mode"):
         solve_positions_value(hands, trick, leader, 4, 1, "least")
+    with pytest.raises(SolverInputError, match="mode"):
+        solve_positions_value(hands, trick, leader, 4, 1, ["max"])  # type: ignore[arg-type]
+    with pytest.raises(SolverInputError, match="kind"):
+        solve_positions_target(hands, trick, leader, 4, 1, ["at_least"], np.array([1]))
     with pytest.raises(SolverInputError, match="side_mask"):
         solve_positions_value(hands, trick, leader, 4, 15)
     with pytest.raises(SolverInputError, match="trump"):
