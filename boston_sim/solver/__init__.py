@@ -456,7 +456,7 @@ def solve_positions_value(hands, trick, trick_leader, trump: int, side_mask: int
     """The side's tricks (int8[M]) from each position (arguments as
     :func:`solve_positions_target`), counted from now, the current trick included, under best
     play: ``mode="max"`` the side maximises them, ``"min"`` it minimises them (misère)."""
-    if mode not in _MODES:
+    if not isinstance(mode, str) or mode not in _MODES:
         raise SolverInputError(f"unknown mode {mode!r} (use max or min)")
     arr, tr, tl = _check_positions(hands, trick, trick_leader, trump, side_mask)
     from ._driver import OP_VALUE
@@ -475,7 +475,7 @@ def _run_positions(arr, tr, tl, trump, side_mask, op: int, arg: int, need: np.nd
         return out
     from ._midtrick import batch_positions
 
-    _before_batch()
+    _before_batch(batch_positions)
     ws = _batch_workspaces()
     batch_positions(to_lanes(arr), tr, tl, int(trump), int(side_mask), int(op), int(arg), need,
                     int(flags), np.zeros(2, dtype=np.int64), out, *ws)
@@ -669,12 +669,18 @@ def kernels_cached() -> bool:
     first call will ask; if that API cannot answer, it says True (nothing to announce)."""
     from ._driver import batch_jobs
 
-    if getattr(batch_jobs, "overloads", True):  # compiled here, or no jit at all
+    return _kernel_cached(batch_jobs)
+
+
+def _kernel_cached(kernel) -> bool:
+    """:func:`kernels_cached` for one parallel kernel (the mid-trick positions have their
+    own)."""
+    if getattr(kernel, "overloads", True):  # compiled here, or no jit at all
         return True
     try:
-        cache = batch_jobs._cache
+        cache = kernel._cache
         index = cache._cache_file._load_index()
-        want = cache._index_key(None, batch_jobs.targetctx.codegen())[1:]
+        want = cache._index_key(None, kernel.targetctx.codegen())[1:]
     except Exception:  # noqa: BLE001 - a numba without this API: no notice, not an error
         return True
     return any(tuple(key[1:]) == tuple(want) for key in index)
@@ -690,11 +696,12 @@ def on_first_compile(callback: Callable[[], None] | None) -> None:
     _compile_hook[:] = [] if callback is None else [callback]
 
 
-def _before_batch() -> None:
-    """Run (and forget) the :func:`on_first_compile` callback if this batch compiles."""
+def _before_batch(kernel=None) -> None:
+    """Run (and forget) the :func:`on_first_compile` callback if this batch compiles
+    (``kernel``: the batch's kernel when it is not ``batch_jobs``)."""
     if _compile_hook:
         callback = _compile_hook.pop()
-        if not kernels_cached():
+        if not (kernels_cached() if kernel is None else _kernel_cached(kernel)):
             callback()
 
 

@@ -315,6 +315,10 @@ def test_bad_arguments_are_clear_errors() -> None:
         solve_positions_target(hands, trick, leader, 4, 1, "at_least", np.array([1, 2]))
     with pytest.raises(SolverInputError, match="mode"):
         solve_positions_value(hands, trick, leader, 4, 1, "least")
+    with pytest.raises(SolverInputError, match="mode"):
+        solve_positions_value(hands, trick, leader, 4, 1, ["max"])  # type: ignore[arg-type]
+    with pytest.raises(SolverInputError, match="kind"):
+        solve_positions_target(hands, trick, leader, 4, 1, ["at_least"], np.array([1]))
     with pytest.raises(SolverInputError, match="side_mask"):
         solve_positions_value(hands, trick, leader, 4, 15)
     with pytest.raises(SolverInputError, match="trump"):
@@ -334,3 +338,18 @@ def test_last_trick_and_empty_batch() -> None:
     empty = solve_positions_value(np.zeros((0, 4), np.uint64), np.zeros((0, 4), np.int64),
                                   np.zeros(0, np.int64), 4, 1)
     assert empty.shape == (0,)
+
+
+def test_first_compile_notice_and_work_counters(monkeypatch) -> None:
+    """The mid-trick batch has its own kernel: the first-compile callback runs before it when
+    that kernel is not compiled yet; its work is counted with every batch's."""
+    from boston_sim import solver
+
+    hands, trick, leader = _ok_position()
+    calls: list[int] = []
+    monkeypatch.setattr(solver, "_kernel_cached", lambda kernel: False)  # a fresh install
+    solver.on_first_compile(lambda: calls.append(1))
+    solver.reset_work_counters()
+    solve_positions_value(hands, trick, leader, 4, 0b0001)
+    assert calls == [1]
+    assert solver.work_counters().jobs == 1 and solver.work_counters().nodes > 0
