@@ -443,7 +443,8 @@ def solve_positions_target(hands, trick, trick_leader, trump: int, side_mask: in
     (at least 0 or fewer is true without search). One parallel batch; exact answers that do
     not depend on the number of threads."""
     if not isinstance(kind, str) or kind not in _MID_KINDS:
-        raise SolverInputError(f"unknown question kind {kind!r} (use at_least or at_most)")
+        raise SolverInputError(f"unknown question kind {clip(repr(kind))} "
+                               "(use at_least or at_most)")
     arr, tr, tl = _check_positions(hands, trick, trick_leader, trump, side_mask)
     nd = _int_column(need, "need", arr.shape[0])
     from ._driver import OP_QUESTION
@@ -457,7 +458,7 @@ def solve_positions_value(hands, trick, trick_leader, trump: int, side_mask: int
     :func:`solve_positions_target`), counted from now, the current trick included, under best
     play: ``mode="max"`` the side maximises them, ``"min"`` it minimises them (misère)."""
     if not isinstance(mode, str) or mode not in _MODES:
-        raise SolverInputError(f"unknown mode {mode!r} (use max or min)")
+        raise SolverInputError(f"unknown mode {clip(repr(mode))} (use max or min)")
     arr, tr, tl = _check_positions(hands, trick, trick_leader, trump, side_mask)
     from ._driver import OP_VALUE
 
@@ -490,7 +491,8 @@ def _int_column(x, name: str, m: int, ncols: int = 0) -> np.ndarray:
     try:
         a = np.asarray(x)
     except Exception as e:  # noqa: BLE001 - any conversion failure is a user input error
-        raise SolverInputError(f"{name} must be an integer array of shape {shape}: {e}") from None
+        raise SolverInputError(f"{name} must be an integer array of shape {shape}: "
+                               f"{clip(str(e))}") from None
     if a.dtype.kind not in "iu" or a.shape != shape:
         raise SolverInputError(
             f"{name} must be an integer array of shape {shape}, got {a.dtype} {a.shape}")
