@@ -20,9 +20,10 @@ from .cards import (
     format_card,
     parse_compass,
     parse_hand,
+    parse_play_seat,
     split_deal,
 )
-from .limits import LINE_MAX
+from .limits import ECHO_MAX, LINE_MAX
 
 UNKNOWN_HAND = "-"
 # With no [Dealer] tag the dealer is taken to be W, the analysis convention of cards.py
@@ -245,3 +246,72 @@ def play_seat_of(compass: int, dealer: int, *, rightward: bool = False) -> int:
     play running anticlockwise.
     """
     return (dealer - compass - 1) % 4 if rightward else (compass - dealer - 1) % 4
+
+
+BOARDS_SHOWN = 10  # boards a "no such board" message lists
+
+
+def select_game(games: Iterable[Game], board: str | None, source: str = "the file") -> Game:
+    """Board ``board`` of ``games`` (every game, :func:`iter_games` ``without_deal``), or the
+    only game when ``board`` is None; reads no further than the game it returns (all of
+    ``games`` to tell that one is the only one). No such board, a choice among several or
+    a board without a deal raises NotationError."""
+    seen: list[str] = []
+    count = 0
+    chosen: Game | None = None
+    for game in games:
+        if board is not None and same_board(game.board, board):
+            chosen = game
+            break
+        count += 1
+        if len(seen) < BOARDS_SHOWN:
+            seen.append(game.board or "?")
+        if board is None and chosen is None:
+            chosen = game
+    listed = ", ".join(seen) + (", ..." if count > len(seen) else "")
+    if chosen is None or (board is None and count > 1):
+        if count == 0:
+            raise NotationError(f"no game in {source}")
+        if board is None:
+            raise NotationError(f"{source} has {count} boards ({listed}); choose one with "
+                                "--board N")
+        raise NotationError(f"no board {board} in {source} (boards: {listed})")
+    if not chosen.has_deal:
+        raise NotationError(f"{_name(chosen)} of {source} has no [Deal]")
+    return chosen
+
+
+def _name(game: Game) -> str:
+    return f"board {game.board}" if game.board else "the game"
+
+
+def seat_hand(game: Game, seat: str | None, *, rightward: bool = False) -> tuple[str, int]:
+    """The hand of ``seat`` in ``game`` and its playing-order seat (0 = eldest .. 3 = dealer).
+
+    ``seat`` is a compass seat (N, E, S, W) or a playing-order seat (eldest .. dealer, placed
+    by the ``[Dealer]`` tag); None takes the seat a ``boston-sim bid --deals-out`` file
+    tags (``[Boston_Declarer]`` and ``[Boston_Seat]``). An unknown seat or dealer, a missing
+    seat or a hand the deal does not give raises NotationError."""
+    hands = deal_hands(game.deal)
+    if seat is None:
+        decl, play = game.tags.get("Boston_Declarer"), game.tags.get("Boston_Seat")
+        if decl is None or play is None:
+            raise NotationError("give the seat whose hand to take: --seat N, E, S or W (or "
+                                "eldest, second, third, dealer)")
+        compass, play_seat = parse_compass(decl), parse_play_seat(play)
+    else:
+        dealer = game.dealer()
+        try:
+            compass = parse_compass(seat)
+            play_seat = play_seat_of(compass, dealer, rightward=rightward)
+        except NotationError:
+            try:
+                play_seat = parse_play_seat(seat)
+            except NotationError:
+                raise NotationError(f"unknown seat {seat.strip()[:ECHO_MAX]!r} (use N, E, S, "
+                                    "W or eldest, second, third, dealer)") from None
+            compass = next(c for c in range(4)
+                           if play_seat_of(c, dealer, rightward=rightward) == play_seat)
+    if compass not in hands:
+        raise NotationError(f"{_name(game)} gives no hand for {COMPASS[compass]}")
+    return hands[compass], play_seat

@@ -118,3 +118,21 @@ def test_endplay_reads_the_plain_file_as_we_read_the_decorated_one() -> None:
         hands = deal_hands(g.deal)
         for c in range(4):
             assert b.deal[c].to_pbn() == hands[c]
+
+
+def test_select_game_and_seat_hand() -> None:
+    from boston_sim.pbn import seat_hand, select_game
+
+    games = list(iter_games(io.StringIO(MULTI), without_deal=True))
+    game = select_game(games, "02")
+    assert game.board == "2"
+    # dealer E: S is eldest, W second, N third, E dealer; rightward: N eldest, W second
+    assert seat_hand(game, "S") == ("64.JT5.KQ4.KQ964", 0)
+    assert seat_hand(game, "dealer") == ("73.9864.J863.A75", 3)
+    assert seat_hand(game, "N", rightward=True)[1] == 0
+    with pytest.raises(NotationError, match="choose one with --board"):
+        select_game(games, None)
+    with pytest.raises(NotationError, match="has no"):
+        select_game(games, "3")
+    with pytest.raises(NotationError, match="no game in"):
+        select_game([], None)
