@@ -1,8 +1,10 @@
 """``bid --pbn FILE --board N --seat S``: the hand of one seat of one board of a PBN file,
-its playing-order seat placed by the board's dealer, standard input, and the errors."""
+its playing-order seat placed by the board's dealer, standard input, and the errors; and
+``batch --board N`` and ``batch -``."""
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -128,3 +130,64 @@ def test_a_deals_out_file_reads_back(tmp_path: Path) -> None:
     assert (tagged["hand"], tagged["seat"]) == (S_HAND, "third")
     by_compass = numbers(bid("--pbn", str(deals), "--board", "3", "--seat", "S", *QUICK))
     assert by_compass == tagged == numbers(bid(S_HAND, "--seat", "third", *QUICK))
+
+# batch with PBN input: --board takes one board, - reads standard input
+BATCH_QUICK = ["--samples", "6", "--seed", "1", "-q"]
+
+
+def batch(*args: str, stdin: str | None = None):
+    return runner.invoke(app, ["batch", *args], input=stdin)
+
+
+def summary(out: Path) -> list[dict[str, str]]:
+    with open(out.with_name(out.stem + ".summary.csv"), newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_board_takes_one_board_and_stdin_is_read(tmp_path: Path) -> None:
+    out = tmp_path / "r.csv"
+    res = batch("-", "--input-format", "pbn", "--out", str(out), "--board", "2",
+                "--pbn-seat", "S", *BATCH_QUICK, stdin=PBN)
+    assert res.exit_code == 0, res.output
+    rows = summary(out)
+    assert [(r["label"], r["seat"], r["hand"]) for r in rows] == [
+        ("board 2 S", "eldest", "64.JT5.KQ4.KQ964")]
+
+
+def test_without_board_every_board_with_a_deal(tmp_path: Path) -> None:
+    src = tmp_path / "club.pbn"
+    src.write_text(PBN, encoding="utf-8")
+    out = tmp_path / "all.csv"
+    res = batch(str(src), "--out", str(out), "--pbn-seat", "S", *BATCH_QUICK)
+    assert res.exit_code == 1, res.output  # board 4 gives no hand for S: one failed row
+    assert [r["label"] for r in summary(out)] == ["board 1 S", "board 2 S"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--board", "7"], "no board 7 with a [Deal]"),
+    (["--board", "3"], "no board 3 with a [Deal]"),
+])
+def test_a_board_not_there_fails_before_any_file(tmp_path: Path, args, message) -> None:
+    src = tmp_path / "club.pbn"
+    src.write_text(PBN, encoding="utf-8")
+    out = tmp_path / "r.csv"
+    res = batch(str(src), "--out", str(out), *args, *BATCH_QUICK)
+    assert res.exit_code == 2 and message in res.stderr, res.output
+    assert not out.exists()
+
+
+def test_board_needs_pbn_input_and_stdin_needs_out(tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("KQJT9.AK.QJ2.432\n", encoding="utf-8")
+    res = batch(str(hands), "--board", "1", *BATCH_QUICK)
+    assert res.exit_code == 2 and "--board selects a board of a PBN input" in res.stderr
+    res = batch("-", *BATCH_QUICK, stdin="KQJT9.AK.QJ2.432\n")
+    assert res.exit_code == 2 and "standard input (-) needs --out" in res.stderr
+
+
+def test_stdin_text_input(tmp_path: Path) -> None:
+    out = tmp_path / "t.csv"
+    res = batch("-", "--input-format", "text", "--out", str(out), *BATCH_QUICK,
+                stdin="KQJT9.AK.QJ2.432 | dealer\n")
+    assert res.exit_code == 0, res.output
+    assert [r["seat"] for r in summary(out)] == ["dealer"]
