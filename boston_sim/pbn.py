@@ -1,10 +1,11 @@
 """PBN files -> games (their tags) -> the hand and playing-order seat of each compass seat.
 
 The notation of one deal string (``"N:hand hand hand hand"``) is :func:`cards.split_deal`
-and :func:`cards.parse_deal`; this module reads whole PBN files: the tag pairs
-``[Name "value"]`` of each game, the known hands of a deal (``-`` marks an unknown hand), and
-which playing-order seat a compass seat holds given the ``[Dealer "X"]`` tag. Nothing here
-imports numba, numpy or pandas.
+and :func:`cards.parse_deal`; this module reads whole PBN files, one game at a time: the tag
+pairs ``[Name "value"]`` of each game (a tag may span lines; ``{}``, ``;`` and ``%``
+comments are skipped), the known hands of a deal (``-`` marks an unknown hand), one board
+of a file, and which playing-order seat a compass seat holds given the ``[Dealer "X"]``
+tag. Nothing here imports numba, numpy or pandas.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from .cards import (
     parse_play_seat,
     split_deal,
 )
-from .limits import ECHO_MAX, LINE_MAX
 
 UNKNOWN_HAND = "-"
 # With no [Dealer] tag the dealer is taken to be W, the analysis convention of cards.py
@@ -32,7 +32,10 @@ DEFAULT_DEALER = COMPASS.index("W")
 # Tags that belong to one deal: a second [Deal] in the same game does not inherit them.
 _PER_DEAL_TAGS = ("Deal", "Board")
 INHERIT = "#"  # a tag value copied from the previous game (PBN 3.4)
-TAG_MAX = LINE_MAX  # characters of one tag, however many lines it spans
+# characters of one tag, however many lines it spans: one input line's limit
+# (limits.LINE_MAX; this module imports only cards and errors)
+TAG_MAX = 10_000
+SEAT_ECHO_MAX = 20  # characters of an unknown seat a message repeats
 _ESCAPE_LINE = "%"  # a line starting with it is a PBN escape (a comment to us)
 _NAME = re.compile(r"\w+")
 # what ends a stretch of text in each state: outside tags a tag, a comment or a ;-comment;
@@ -308,7 +311,7 @@ def seat_hand(game: Game, seat: str | None, *, rightward: bool = False) -> tuple
             try:
                 play_seat = parse_play_seat(seat)
             except NotationError:
-                raise NotationError(f"unknown seat {seat.strip()[:ECHO_MAX]!r} (use N, E, S, "
+                raise NotationError(f"unknown seat {seat.strip()[:SEAT_ECHO_MAX]!r} (use N, E, S, "
                                     "W or eldest, second, third, dealer)") from None
             compass = next(c for c in range(4)
                            if play_seat_of(c, dealer, rightward=rightward) == play_seat)

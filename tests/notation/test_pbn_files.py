@@ -136,3 +136,9 @@ def test_select_game_and_seat_hand() -> None:
         select_game(games, "3")
     with pytest.raises(NotationError, match="no game in"):
         select_game([], None)
+
+
+def test_the_tag_limit_is_the_line_limit() -> None:
+    from boston_sim.limits import LINE_MAX
+
+    assert TAG_MAX == LINE_MAX
