@@ -21,9 +21,14 @@ def input_lines(path: Path | str) -> Iterator[Iterator[str]]:
     """The lines of ``path`` (``-``: standard input), within the input limits."""
     if str(path) == STDIN:
         raw = getattr(sys.stdin, "buffer", None)
-        text = (io.TextIOWrapper(raw, encoding="utf-8-sig", newline="") if raw is not None
-                else sys.stdin)
-        yield bounded_lines(text, "standard input")
+        if raw is None:  # a text-only stream (an embedding program's)
+            yield bounded_lines(sys.stdin, "standard input")
+            return
+        text = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+        try:
+            yield bounded_lines(text, "standard input")
+        finally:
+            text.detach()  # closing the wrapper would close standard input
         return
     with open(path, encoding="utf-8-sig", newline="") as f:
         yield bounded_lines(f, str(path))
@@ -50,6 +55,11 @@ def pbn_hand(pbn: Path, board: str | None, seat: str | None, settings: Any) -> t
 
     source = "standard input" if str(pbn) == STDIN else clip(pbn)
     with input_lines(pbn) as lines:
-        game = select_game(iter_games(lines, without_deal=True), board, source)
+        try:
+            game = select_game(iter_games(lines, without_deal=True), board, source)
+        except NotationError as e:
+            if str(e).startswith("line "):  # the file's own syntax: say which file
+                raise NotationError(f"{source}: {e}") from None
+            raise
     hand, play = seat_hand(game, seat, rightward=plays_rightward(settings))
     return hand, PLAY_SEATS[play]

@@ -106,6 +106,15 @@ def test_errors_are_one_line_before_any_work(pbn: Path, args: list[str], message
     assert len(res.stderr.strip().splitlines()) == 1
 
 
+def test_a_comment_left_open_names_the_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pbn"
+    bad.write_text(PBN.replace("{ a comment", "{ a comment never closed").replace(
+        "  over two lines }", "  over two lines"), encoding="utf-8")
+    res = bid("--pbn", str(bad), "--board", "2", "--seat", "S")
+    assert res.exit_code == 2
+    assert "bad.pbn: line 12: a { comment is never closed" in res.stderr, res.output
+
+
 def test_a_board_without_a_deal_says_so(pbn: Path) -> None:
     res = bid("--pbn", str(pbn), "--board", "3", "--seat", "S")
     assert "board 3 of" in res.stderr and "has no [Deal]" in res.stderr
