@@ -92,7 +92,10 @@ class JobStream:
         if pbn_seat != "all":
             parse_compass(pbn_seat)
         self.pbn_seat = pbn_seat
-        self.pbn_board = pbn_board
+        if pbn_board is not None and (isinstance(pbn_board, bool)
+                                      or not isinstance(pbn_board, (str, int))):
+            raise BostonSimError(f"pbn_board is a board number, got {type(pbn_board).__name__}")
+        self.pbn_board = None if pbn_board is None else str(pbn_board)
         self.rightward = self.fmt == "pbn" and plays_rightward(settings)
         self.n_hands = 0
         self.sha256: str | None = None

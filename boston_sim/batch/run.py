@@ -99,7 +99,7 @@ def run_batch(
                        pbn_board=pbn_board)
     n_hands = stream.scan()  # every error of the input file comes now, before any file
     meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings, stream.sha256,
-                    pbn_board)
+                    stream.pbn_board)
     if resume:
         check_resume(paths.meta, meta)
     meta["manifest"] = run_manifest(settings, workers)

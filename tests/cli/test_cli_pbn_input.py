@@ -200,3 +200,18 @@ def test_stdin_text_input(tmp_path: Path) -> None:
                 stdin="KQJT9.AK.QJ2.432 | dealer\n")
     assert res.exit_code == 0, res.output
     assert [r["seat"] for r in summary(out)] == ["dealer"]
+
+
+def test_the_api_takes_a_board_number_and_a_resume_keeps_to_it(tmp_path: Path) -> None:
+    from boston_sim.batch import run_batch
+    from boston_sim.errors import BostonSimError
+
+    src = tmp_path / "club.pbn"
+    src.write_text(PBN, encoding="utf-8")
+    out = tmp_path / "r.csv"
+    s = run_batch(src, out, samples=6, pbn_seat="S", pbn_board=2)
+    assert (s.hands, s.failed) == (1, 0)
+    with pytest.raises(BostonSimError, match="pbn_board"):
+        run_batch(src, out, samples=6, pbn_seat="S", pbn_board=1, resume=True)
+    with pytest.raises(BostonSimError, match="board number"):
+        run_batch(src, out, samples=6, pbn_board=[2])
