@@ -16,7 +16,7 @@ from typing import Any
 from ..cards import format_hand, parse_card, parse_compass, parse_hand, parse_play_seat
 from ..errors import USER_ERRORS, BostonSimError
 from ..settings import AnalysisSettings
-from .readers import Item, Record, detect_input_format, read_records
+from .readers import STDIN, Item, Record, detect_input_format, read_records
 from .records import BadRow, HandResult
 
 # The workers (processes) are a batch's parallelism: each hand gets one solver thread unless
@@ -81,7 +81,8 @@ class JobStream:
     """
 
     def __init__(self, path: str | Path, settings: AnalysisSettings | None = None, *,
-                 input_format: str | None = None, pbn_seat: str = "all") -> None:
+                 input_format: str | None = None, pbn_seat: str = "all",
+                 pbn_board: str | None = None) -> None:
         settings = settings or AnalysisSettings()
         if settings.threads is None:
             settings = settings.replace(threads=HAND_THREADS)
@@ -91,6 +92,10 @@ class JobStream:
         if pbn_seat != "all":
             parse_compass(pbn_seat)
         self.pbn_seat = pbn_seat
+        if pbn_board is not None and (isinstance(pbn_board, bool)
+                                      or not isinstance(pbn_board, (str, int))):
+            raise BostonSimError(f"pbn_board is a board number, got {type(pbn_board).__name__}")
+        self.pbn_board = None if pbn_board is None else str(pbn_board)
         self.rightward = self.fmt == "pbn" and plays_rightward(settings)
         self.n_hands = 0
         self.sha256: str | None = None
@@ -100,8 +105,10 @@ class JobStream:
         if self._once is not None:
             return iter(self._once)
         digest = hashlib.sha256()
-        items = read_records(self.path, self.fmt, self.pbn_seat, self.rightward, digest)
-        if self.path.is_file() and self.path.stat().st_size > 0:
+        items = read_records(self.path, self.fmt, self.pbn_seat, self.rightward, digest,
+                             self.pbn_board)
+        if (str(self.path) != STDIN and self.path.is_file()
+                and self.path.stat().st_size > 0):
             return self._hashed(items, digest)
         # a FIFO or device reads once; a /proc file (size 0) differs at every read
         self._once = list(items)

@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,10 +20,11 @@ from typing import Any
 
 from ..cards import COMPASS, PLAY_SEATS, NotationError, parse_compass
 from ..errors import BostonSimError, InputFileError
-from ..limits import bounded_lines
-from ..pbn import deal_hands, iter_games, play_seat_of
+from ..limits import bounded_lines, clip
+from ..pbn import deal_hands, iter_games, play_seat_of, same_board
 from .records import EXT_TO_INPUT, INPUT_FORMATS
 
+STDIN = "-"  # the input path that reads standard input
 TEXT_FIELDS = 5  # HAND | SEAT | LABEL | RULES | TURNUP
 _TEXT_SEPARATOR = re.compile(r"\||\t")
 
@@ -61,44 +63,57 @@ class HashingReader(io.RawIOBase):
     """A binary file that updates ``digest`` (a ``hashlib`` object) with every byte read
     through it: the content hash of a streamed file, without a second read."""
 
-    def __init__(self, raw: Any, digest: Any) -> None:
+    def __init__(self, raw: Any, digest: Any, *, owns: bool = True) -> None:
         super().__init__()
         self._raw = raw
         self.digest = digest
+        self._owns = owns  # standard input is borrowed: closing the reader leaves it open
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
         n = self._raw.readinto(buffer)
-        if n:
+        if n and self.digest is not None:
             self.digest.update(memoryview(buffer)[:n])
         return n or 0
 
     def close(self) -> None:
-        self._raw.close()
+        if self._owns:
+            self._raw.close()
         super().close()
 
 
 def read_records(path: Path, fmt: str, pbn_seat: str = "all", rightward: bool = False,
-                 digest: Any = None) -> Iterator[Item]:
-    """Every row of ``path`` read as ``fmt``, one at a time as they are consumed (the file
-    is opened on the first); ``pbn_seat`` and ``rightward`` (the rule set plays to the
-    right) matter for PBN only. ``digest``, a ``hashlib`` object, gets the file's bytes."""
+                 digest: Any = None, board: str | None = None) -> Iterator[Item]:
+    """Every row of ``path`` (``-``: standard input) read as ``fmt``, one at a time as they
+    are consumed (the file is opened on the first); ``pbn_seat``, ``rightward`` (the rule
+    set plays to the right) and ``board`` (only that board) matter for PBN only.
+    ``digest``, a ``hashlib`` object, gets the file's bytes."""
     if fmt not in INPUT_FORMATS:
         raise BostonSimError(f"unknown input format {fmt!r} (use {', '.join(INPUT_FORMATS)})")
-    return _stream(path, fmt, pbn_seat, rightward, digest)
+    if board is not None and fmt != "pbn":
+        raise BostonSimError("--board selects a board of a PBN input; this input is "
+                             f"{fmt}")
+    return _stream(path, fmt, pbn_seat, rightward, digest, board)
+
+
+def _open(path: Path, digest: Any) -> Any:
+    """``path`` (standard input for ``-``) as a binary file feeding ``digest``."""
+    if str(path) == STDIN:
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)
+        return io.BufferedReader(HashingReader(stdin, digest, owns=False))
+    raw: Any = open(path, "rb")  # noqa: SIM115 (closed by the caller's text wrapper)
+    return raw if digest is None else io.BufferedReader(HashingReader(raw, digest))
 
 
 def _stream(path: Path, fmt: str, pbn_seat: str, rightward: bool,
-            digest: Any) -> Iterator[Item]:
-    raw: Any = open(path, "rb")  # noqa: SIM115 (closed by the text wrapper below)
-    if digest is not None:
-        raw = io.BufferedReader(HashingReader(raw, digest))
-    with io.TextIOWrapper(raw, encoding="utf-8-sig", newline="") as f:
-        lines = bounded_lines(f, str(path))
+            digest: Any, board: str | None) -> Iterator[Item]:
+    source = "standard input" if str(path) == STDIN else str(path)
+    with io.TextIOWrapper(_open(path, digest), encoding="utf-8-sig", newline="") as f:
+        lines = bounded_lines(f, source)
         if fmt == "pbn":
-            yield from read_pbn(lines, pbn_seat, rightward)
+            yield from read_pbn(lines, pbn_seat, rightward, board, source)
             return
         reader = {"text": read_text, "csv": read_csv, "jsonl": read_jsonl}[fmt]
         for r in reader(lines):
@@ -187,11 +202,18 @@ def read_jsonl(f: Iterable[str]) -> Iterator[Record]:
                      turnup=opt("turnup"))
 
 
-def read_pbn(f: Iterable[str], pbn_seat: str, rightward: bool = False) -> Iterator[Item]:
-    """PBN games -> one record per wanted compass seat (``pbn_seat``: N, E, S, W or all),
-    its playing-order seat from the ``[Dealer]`` tag."""
+def read_pbn(f: Iterable[str], pbn_seat: str, rightward: bool = False,
+             board: str | None = None, source: str = "the input") -> Iterator[Item]:
+    """PBN games (only board ``board`` when given) -> one record per wanted compass seat
+    (``pbn_seat``: N, E, S, W or all), its playing-order seat from the ``[Dealer]`` tag.
+    A ``board`` that no game with a deal has raises a user error."""
     seats = list(range(4)) if pbn_seat == "all" else [parse_compass(pbn_seat)]
+    found = False
     for game in iter_games(f):
+        if board is not None:
+            if not same_board(game.board, board):
+                continue
+            found = True
         line, deal = game.line, game.deal
         try:
             dealer = game.dealer()
@@ -213,3 +235,5 @@ def read_pbn(f: Iterable[str], pbn_seat: str, rightward: bool = False) -> Iterat
                 continue
             seat = PLAY_SEATS[play_seat_of(c, dealer, rightward=rightward)]
             yield 1, Record(line, hands[c], seat, None, label, text=text)
+    if board is not None and not found:
+        raise InputFileError(f"no board {clip(board)} with a [Deal] in {clip(source)}")

@@ -21,7 +21,7 @@ from ..progress import ProgressBar
 from ..settings import AnalysisSettings
 from .executors import execute
 from .jobs import Job, JobStream, analyze_one, check_rules
-from .readers import detect_input_format
+from .readers import STDIN, detect_input_format
 from .records import (
     OUTPUT_FORMATS,
     ROW_SCHEMA_VERSION,
@@ -41,7 +41,7 @@ from .sinks import (
 )
 
 # meta.json: the run's own keys that a resume must match, beside the settings' result_dict()
-RUN_KEYS = ("input_format", "format", "pbn_seat")
+RUN_KEYS = ("input_format", "format", "pbn_seat", "pbn_board")
 # content hashes a resume must match when the stored meta.json has them (older ones do not)
 HASH_KEYS = {"input_sha256": "the input file's content", "rules_sha256": "the rule-set file"}
 HASH_BLOCK = 1 << 20
@@ -67,6 +67,7 @@ def run_batch(
     scheduler: str | None = None,
     resume: bool = False,
     pbn_seat: str = "all",
+    pbn_board: str | None = None,
     progress: bool = False,
     fn: Callable[[Job], HandResult] = analyze_one,
     **overrides: Any,
@@ -94,9 +95,11 @@ def run_batch(
     settings = AnalysisSettings.build(settings, **overrides)
     paths, in_fmt = _check_run(input_path, out, settings, fmt, input_format, workers,
                                scheduler, overrides.get("rules") is not None)
-    stream = JobStream(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat)
+    stream = JobStream(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat,
+                       pbn_board=pbn_board)
     n_hands = stream.scan()  # every error of the input file comes now, before any file
-    meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings, stream.sha256)
+    meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings, stream.sha256,
+                    stream.pbn_board)
     if resume:
         check_resume(paths.meta, meta)
     meta["manifest"] = run_manifest(settings, workers)
@@ -135,6 +138,8 @@ def _check_run(input_path: Path, out: str | Path | None, settings: AnalysisSetti
     if scheduler is not None and not isinstance(scheduler, str):
         raise BostonSimError(f"--scheduler is a Dask scheduler address (host:port), got "
                              f"{type(scheduler).__name__}")
+    if str(input_path) == STDIN and (out is None or input_format is None):
+        raise BostonSimError("reading standard input (-) needs --out and --input-format")
     in_fmt = input_format or detect_input_format(input_path)
     paths = output_paths(input_path, out, fmt)
     check_extras(paths.fmt, scheduler)
@@ -255,7 +260,8 @@ def check_settings(settings: AnalysisSettings) -> None:
 
 
 def run_meta(input_path: Path, input_format: str, fmt: str, pbn_seat: str,
-             settings: AnalysisSettings, input_sha256: str | None = None) -> dict[str, Any]:
+             settings: AnalysisSettings, input_sha256: str | None = None,
+             pbn_board: str | None = None) -> dict[str, Any]:
     """What ``meta.json`` holds: the input, the run's keys and the settings that decide the
     results (the run seed; threads left out); resuming with different ones is refused.
     ``input_sha256``: the input's hash when a streamed read has computed it."""
@@ -265,6 +271,7 @@ def run_meta(input_path: Path, input_format: str, fmt: str, pbn_seat: str,
             "input_sha256": input_sha256 or file_sha256(input_path),
             "rules_sha256": rules_sha256(settings.rules), "input_format": input_format,
             "format": fmt, **settings.result_dict(), "pbn_seat": pbn_seat,
+            "pbn_board": pbn_board,
             "version": __version__}
 
 

@@ -30,6 +30,7 @@ from .analysis_options import (
     build_settings,
 )
 from .common import compile_notice, echo_json, fail, user_errors
+from .pbn_input import STDIN
 
 Threads = Annotated[int | None, typer.Option(
     "--threads", help="Cores to use: local worker processes, one hand each (default: all "
@@ -52,7 +53,7 @@ def _check_run_args(file: Path, fmt: str | None, input_format: str | None,
         from ..cards import parse_compass
 
         parse_compass(pbn_seat)
-    if not file.exists():
+    if str(file) != STDIN and not file.exists():
         fail(f"file not found: {file}")
     return pbn_seat
 
@@ -94,7 +95,8 @@ def _print_table(s: Any) -> None:
 
 def batch(
     file: Annotated[Path, typer.Argument(help="Hands file: .txt, .csv / .jsonl (keys hand, "
-                                         "seat, rules, label, turnup) or .pbn.")],
+                                         "seat, rules, label, turnup) or .pbn; - reads "
+                                         "standard input (with --input-format and --out).")],
     out: Annotated[Path | None, typer.Option(
         "--out", help="Results file (.csv, .jsonl or .parquet); default FILE.results.csv next to "
                       "the input. The summary, errors and settings go beside it.")] = None,
@@ -129,6 +131,8 @@ def batch(
     pbn_seat: Annotated[str, typer.Option(
         "--pbn-seat",
         help="PBN: the compass seat whose hand to take (N, E, S, W) or all.")] = "all",
+    board: Annotated[str | None, typer.Option(
+        "--board", help="PBN: only this board.")] = None,
     quiet: Quiet = False,
     json_out: Annotated[bool, typer.Option(
         "--json", help="Print the run summary as JSON.")] = False,
@@ -155,7 +159,7 @@ def batch(
         try:
             s = run_batch(file, out, settings, fmt=fmt, input_format=input_format,
                           workers=threads, scheduler=scheduler, resume=resume,
-                          pbn_seat=pbn_seat, progress=not quiet)
+                          pbn_seat=pbn_seat, pbn_board=board, progress=not quiet)
         except KeyboardInterrupt:
             typer.echo("interrupted: finished hands are saved; run again with --resume",
                        err=True)

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ..config import DEFAULT_PARTNER, DEFAULT_RULES, DEFAULT_SEAT
+from ..config import DEFAULT_PARTNER, DEFAULT_RULES
 from ..outputs import atomic_output, check_output
 from .analysis_options import (
     Bracket,
@@ -38,10 +38,16 @@ from .analysis_options import (
 )
 from .common import echo_json, notice_at_compile, user_errors
 from .paths import check_outputs, check_request
+from .pbn_input import check_pbn_args, pbn_hand
 
-Hand = Annotated[str, typer.Argument(help="Your 13 cards, e.g. AKQ2.JT9.876.543, "
-                                          "-.KQ2.K763.K97542 (void in spades) or "
-                                          "'S:AKQ2 H:JT9 D:876 C:543'.")]
+Hand = Annotated[str | None, typer.Argument(
+    help="Your 13 cards, e.g. AKQ2.JT9.876.543, -.KQ2.K763.K97542 (void in spades) or "
+         "'S:AKQ2 H:JT9 D:876 C:543'; or --pbn FILE instead.", show_default=False)]
+PbnFile = Annotated[Path | None, typer.Option(
+    "--pbn", help="Take the hand from this PBN file (- reads standard input): the hand of "
+                  "--seat (N, E, S, W, or eldest .. dealer from the board's [Dealer]).")]
+Board = Annotated[str | None, typer.Option(
+    "--board", help="With --pbn: the board to take (needed when the file has several).")]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
 CsvFile = Annotated[Path | None, typer.Option(
     "--csv", help="Also write the table (every trump candidate) to this CSV file.")]
@@ -55,8 +61,8 @@ ShowFailures = Annotated[int, typer.Option(
 
 
 def bid(
-    hand: Hand,
-    seat: Seat = DEFAULT_SEAT,
+    hand: Hand = None,
+    seat: Seat = None,
     rules: Rules = DEFAULT_RULES,
     option: Options = None,
     samples: Samples = None,
@@ -81,6 +87,8 @@ def bid(
     deals_out: DealsOut = None,
     show_failures: ShowFailures = 0,
     quiet: Quiet = False,
+    pbn: PbnFile = None,
+    board: Board = None,
 ) -> None:
     """Analyse a hand over the whole ladder: P(make), tricks, expected counters, and the bid
     to make (double-dummy Monte Carlo, docs/RULES.md §3)."""
@@ -89,16 +97,23 @@ def bid(
         from ..views.manifest import now_utc
 
         started = now_utc()
+        check_pbn_args(hand, pbn, board)
         settings = build_settings(
-            rules=rules, seat=seat, option=option, samples=samples, precision=precision,
+            rules=rules, seat=None if pbn is not None else seat, option=option,
+            samples=samples, precision=precision,
             max_time=max_time, seed=seed, known=known, constraint=constraint, turnup=turnup,
             preference=preference, senior=senior, partner=partner, risk=risk, threads=threads,
             misere_tricks=misere_tricks, bracket=bracket, bracket_deals=bracket_deals,
             bracket_layouts=bracket_layouts)
         check_request(settings, hand=hand)
-        csv_file, plot = check_outputs(csv=csv_file, plot=plot, inputs=[rules])
+        csv_file, plot = check_outputs(csv=csv_file, plot=plot, inputs=[rules, pbn])
         if deals_out is not None:
-            deals_out = check_output(deals_out, "--deals-out", suffixes=(".pbn",))
+            deals_out = check_output(deals_out, "--deals-out", suffixes=(".pbn",),
+                                     inputs=[p for p in (pbn,) if p is not None])
+        if pbn is not None:
+            hand, play_seat = pbn_hand(pbn, board, seat, settings)
+            settings = settings.replace(seat=play_seat)
+        assert hand is not None  # check_pbn_args
         with notice_at_compile(not quiet):
             a = analyze(hand, settings, progress=not quiet and sys.stderr.isatty())
         if csv_file is not None:
