@@ -4,7 +4,8 @@
     .venv/bin/python tools/bracket_bias.py --random 8 --seed 22 --rules solo_whist_foster \\
         --turnup H2 --json > solo.json
 
-Deals hands as ``benchmarks/bench_bid.py --random`` does, runs the default analysis with the
+Deals hands as ``benchmarks/bench_bid.py --random`` does (with ``--turnup``, a hand that holds
+that card gets the next deuce as its turn-up), runs the default analysis with the
 bracket on each (the contending rungs only) and pools, per rung family (trick rungs by
 target, misères, spreads, pair contracts), each figure's shift from double-dummy: the mean of
 the paired per-deal differences in P(make) and in EV net, with the SE of that mean over all
@@ -25,6 +26,7 @@ from bench_bid import deal_hands  # noqa: E402
 
 from boston_sim.analysis import analyze  # noqa: E402
 from boston_sim.analysis.bracket import FIGURES  # noqa: E402
+from boston_sim.cards import parse_card, parse_hand  # noqa: E402
 
 
 def family(rung) -> str:
@@ -34,6 +36,17 @@ def family(rung) -> str:
     if rung.kind == "zero":
         return "spreads" if rung.exposed else "misères"
     return f"trick rungs, {rung.target}+" if rung.kind == "at_least" else "exactly-n rungs"
+
+
+def _turnup(hand: str, wanted: str | None) -> str | None:
+    """The turn-up card (the dealer's), or the next deuce when the hand holds it."""
+    if wanted is None:
+        return None
+    mask = parse_hand(hand)
+    for card in (wanted, "H2", "S2", "D2", "C2", "H3", "S3"):
+        if not mask >> parse_card(card) & 1:
+            return card
+    return None
 
 
 def pooled(values: list[tuple[float, float, int]]) -> tuple[float, float, int]:
@@ -57,7 +70,8 @@ def main() -> None:
     by: dict[tuple[str, str], list[tuple[float, float, int]]] = defaultdict(list)
     hands = deal_hands(args.random, args.seed)
     for i, hand in enumerate(hands):
-        a = analyze(hand, seed=i, rules=args.rules, turnup=args.turnup, bracket=True)
+        turnup = _turnup(hand, args.turnup)
+        a = analyze(hand, seed=i, rules=args.rules, turnup=turnup, bracket=True)
         for rid, figs in a.bracket.rungs.items():
             fam = family(a.rules.rung(rid))
             for f in FIGURES[1:]:
