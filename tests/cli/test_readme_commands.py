@@ -27,6 +27,8 @@ FASTER = [
     (r"--samples \d+", f"--samples {TEST_SAMPLES}", "fewer deals"),
     (r"--precision \d+(\.\d+)?", "--precision 100", "a precision met by the first round"),
     (r"--max-time \d+", "--max-time 1", "a shorter time limit"),
+    (r"--bracket-deals \d+", "--bracket-deals 2", "fewer deals replayed"),
+    (r"--bracket-layouts \d+", "--bracket-layouts 3", "fewer layouts"),
 ]
 SAMPLING = ("bid", "plot")  # commands that sample deals: given --samples when they name none
 
