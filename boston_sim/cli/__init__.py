@@ -117,4 +117,9 @@ def main() -> None:
         _quiet_stdout()
         sys.stderr.write(f"error: cannot write the output: {e.strerror or e}\n")
         raise SystemExit(1) from None
+    # the work is done and written: a Ctrl-C during the interpreter's teardown (joining
+    # worker processes) would only turn a finished run into a death by signal
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     raise SystemExit(code)
