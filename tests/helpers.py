@@ -1,6 +1,7 @@
 """Small helpers several test files share (importable as ``helpers``: conftest puts tests/ on
 sys.path): the child processes of a process, whether one is alive, and a one-command CLI app
-that raises a given exception inside the CLI's error handling."""
+that raises a given exception inside the CLI's error handling, and a built-in rule file with
+one text replaced."""
 
 from __future__ import annotations
 
@@ -44,3 +45,14 @@ def app_raising(exc: BaseException):
             raise exc
 
     return demo
+
+
+def rule_variant(tmp_path: Path, base: str, old: str, new: str) -> str:
+    """The path of a copy of built-in rule set ``base`` with ``old`` replaced by ``new``."""
+    from boston_sim.rules import DATA_DIR
+
+    text = (DATA_DIR / f"{base}.toml").read_text(encoding="utf-8")
+    assert old in text
+    p = tmp_path / "variant.toml"
+    p.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return str(p)

@@ -3,20 +3,11 @@ or a choice option), its checks, and the Grand's payment (docs/RULES.md §2.1.5,
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from helpers import rule_variant as _variant
 
 from boston_sim.errors import RulesError
-from boston_sim.rules import DATA_DIR, grand_all_pass_red, load_rules
-
-
-def _variant(tmp_path: Path, base: str, old: str, new: str) -> str:
-    text = (DATA_DIR / f"{base}.toml").read_text(encoding="utf-8")
-    assert old in text
-    p = tmp_path / "variant.toml"
-    p.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return str(p)
+from boston_sim.rules import grand_all_pass_red, load_rules
 
 
 def test_each_rule_file_states_its_default_all_pass_model():

@@ -7,17 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import rule_variant as _variant
 
 from boston_sim.errors import RulesError
-from boston_sim.rules import DATA_DIR, load_rules, score
-
-
-def _variant(tmp_path: Path, base: str, old: str, new: str) -> str:
-    text = (DATA_DIR / f"{base}.toml").read_text(encoding="utf-8")
-    assert old in text
-    p = tmp_path / "variant.toml"
-    p.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return str(p)
+from boston_sim.rules import load_rules, score
 
 
 def test_russian_purchase_is_one_bid_per_suit_with_its_unsupported_outcome():
