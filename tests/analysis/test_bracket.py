@@ -61,9 +61,11 @@ def test_double_dummy_figure_is_the_analysis_own(bracketed):
     rid = bracketed.recommended
     row = next(r for r in bracketed.rung_rows if r["rung"] == rid)
     tricks = bracketed.tricks[(rid, row["trump"])][: br.deals]
-    if (tricks >= 0).all():  # counted exactly (no two-phase failure)
-        made = (tricks >= row["target"]).mean()
-        assert br.rungs[rid]["double_dummy"]["p_make"] == pytest.approx(made)
+    assert (tricks >= 0).all()  # the recommended bid mostly makes: every count is searched
+    made = (tricks >= row["target"]).mean()
+    assert br.rungs[rid]["double_dummy"]["p_make"] == pytest.approx(made)
+    net = bracketed.payoffs[rid][: br.deals]
+    assert br.rungs[rid]["double_dummy"]["ev_net"] == pytest.approx(net.mean())
 
 
 def test_same_seed_same_bracket_whatever_the_threads(bracketed):
