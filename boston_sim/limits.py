@@ -112,6 +112,8 @@ def check_settings_numbers(s: Any) -> None:
     check_real("--risk", s.risk_threshold, -RISK_MAX, RISK_MAX)
     if s.threads is not None:
         check_int("--threads", s.threads, 1, THREADS_MAX)
+    if type(s.bracket).__name__ not in ("bool", "bool_"):  # numpy's bool too; not arrays
+        raise LimitError(f"--bracket is true or false, got {clip(repr(s.bracket))}")
     check_int("--bracket-deals", s.bracket_deals, 1, BRACKET_DEALS_MAX)
     check_int("--bracket-layouts", s.bracket_layouts, 1, BRACKET_LAYOUTS_MAX)
     for name, values in (("--known", s.known), ("--constraint", s.constraints)):

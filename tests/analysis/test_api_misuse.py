@@ -43,6 +43,8 @@ MISUSE = [
     lambda: bs.load_rules(None),
     lambda: bs.run_batch(None),
     lambda: bs.analyze(HAND, known=[("SA", "dealer", 3)]),
+    lambda: bs.analyze(HAND, bracket=np.array([True, False])),
+    lambda: bs.analyze(HAND, bracket="yes"),
 ]
 
 
