@@ -10,7 +10,7 @@ explained (the spread is scaled by ``sqrt((n - 1) / (n - 1 - p))`` for the ``p``
 
 The features of a candidate are those of its trump suit (its strain's, or for a no-trump
 candidate the declarer's longest suit): how the unseen cards of that suit split among the
-three other hands (:data:`FEATURES`). Their exact means come from the multivariate
+three other hands (:func:`split_features`). Their exact means come from the multivariate
 hypergeometric law of the free cards over the free places of each hand (the declarer's
 hand and every pinned card known). Constraints on the other hands make that law hard to
 write, so an analysis with constraints gets no adjustment (:func:`controls_for`).
@@ -31,17 +31,32 @@ MIN_DEALS = 40
 """Fewer deals than this leave the terms as they are: the slopes' estimation error (an
 O(p / n) bias and a looser SE) is then no longer small beside the gain."""
 
-FEATURES = ("longest_unseen", "sum_of_squares")
-"""Per suit, from its lengths in the other hands: the longest unseen holding and the sum of
-the squared lengths (how uneven the split is). The two fix the split's pattern (4-2-1, ...),
-which explained 17-31% of a close trump contract's variance (more than the pattern's own
-indicators, the seats' lengths or their high-card points at this sample size)."""
+TAIL_SHARE = 0.05
+"""A longest holding rarer than this (either end) joins its nearest more common value."""
 
 
-def split_features(lengths: np.ndarray) -> np.ndarray:
-    """:data:`FEATURES` from the suit's lengths in the other hands (``[n, 3]``)."""
+def split_features(lengths: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """A suit's features from its lengths in the other hands (``[n, 3]``): one indicator per
+    value ``lo + 1 .. hi`` of the longest unseen holding (clipped into ``lo .. hi``; ``lo`` is
+    the base), and the sum of the squared lengths (how uneven the split is). They explained
+    17-77% of a close trump contract's variance on the slow hands, more than the seats'
+    lengths, their high-card points or linear terms in the longest holding."""
     lengths = np.asarray(lengths, float)
-    return np.stack([lengths.max(axis=1), (lengths * lengths).sum(axis=1)], axis=1)
+    longest = np.clip(lengths.max(axis=1), lo, hi)
+    dummies = [longest == v for v in range(lo + 1, hi + 1)]
+    return np.stack([*dummies, (lengths * lengths).sum(axis=1)], axis=1).astype(float)
+
+
+def common_range(rows: np.ndarray, probs: np.ndarray) -> tuple[int, int]:
+    """The values of the longest holding kept apart: from the least whose lower tail holds
+    :data:`TAIL_SHARE` to the greatest whose upper tail does."""
+    longest = rows.max(axis=1)
+    values = np.unique(longest)
+    lower = [probs[longest <= v].sum() for v in values]
+    upper = [probs[longest >= v].sum() for v in values]
+    lo = next(v for v, c in zip(values, lower, strict=True) if c >= TAIL_SHARE)
+    hi = max(v for v, c in zip(values, upper, strict=True) if c >= TAIL_SHARE)
+    return int(lo), int(max(lo, hi))
 
 
 def other_seats(declarer: int) -> list[int]:
@@ -78,11 +93,13 @@ class Controls:
         self.hand = sampler.hand
         seats = other_seats(self.declarer)
         self._mu: dict[int, np.ndarray] = {}
+        self._range: dict[int, tuple[int, int]] = {}
         for suit in range(len(SUITS)):
             pinned = [int(suit_lengths(sampler.pinned[s : s + 1], suit)[0]) for s in seats]
             free = SUIT_CARDS - int(suit_lengths(sampler.pinned, suit).sum())
             rows, p = split_law(pinned, [sampler.slots[s] for s in seats], free)
-            self._mu[suit] = p @ split_features(rows)
+            self._range[suit] = common_range(rows, p)
+            self._mu[suit] = p @ split_features(rows, *self._range[suit])
 
     def suit_of(self, strain: int) -> int:
         """The suit whose split stands for a strain: the trump, or at no trump the
@@ -100,8 +117,9 @@ class Controls:
     def centred(self, deals: np.ndarray, strain: int, n: int) -> np.ndarray:
         """``[n, p]``: the features of the first ``n`` deals for a strain, less their exact
         mean."""
-        x = split_features(deal_lengths(deals[:n], self.declarer, self.suit_of(strain)))
-        return x - self.mean(strain)
+        suit = self.suit_of(strain)
+        x = split_features(deal_lengths(deals[:n], self.declarer, suit), *self._range[suit])
+        return x - self._mu[suit]
 
 
 def controls_for(sampler: Sampler, enabled: bool) -> Controls | None:

@@ -14,6 +14,7 @@ from boston_sim.analysis.control import (
     MIN_DEALS,
     Controls,
     adjust,
+    common_range,
     controls_for,
     deal_lengths,
     split_features,
@@ -28,7 +29,6 @@ from boston_sim.sampler import Sampler, parse_constraint
 
 FAST = "KQJT9.AK.QJ2.432"  # spade searches of a few ms: Six makes about 0.88
 WEAKISH = "AQJT9.K2.Q72.432"  # spades: Boston makes about 0.06, two-phase at a low rate
-CLOSE = "AK8.KT73.KQ932.9"  # a close Boston in diamonds
 
 
 def _brute_mean(sampler: Sampler, controls: Controls, strain: int, n: int) -> tuple:
@@ -65,7 +65,11 @@ def test_the_split_law_is_the_enumerated_one():
     total = sum(counts.values())
     got = {tuple(int(v) for v in r): q for r, q in zip(rows, p, strict=True)}
     assert got == pytest.approx({k: v / total for k, v in counts.items()})
-    assert split_features(np.array([[4, 2, 1]])).tolist() == [[4.0, 21.0]]
+    # the longest holding's indicators (3 the base, clipped into 3..5), then the squares
+    x = split_features(np.array([[4, 2, 1], [2, 2, 3], [7, 0, 0], [3, 3, 1]]), 3, 5)
+    assert x.tolist() == [[1, 0, 21], [0, 0, 17], [0, 1, 49], [0, 0, 19]]
+    rows, p = split_law([0, 0, 0], [13, 13, 13], 7)  # seven missing cards: 6+ is rare
+    assert common_range(rows, p) == (3, 5)
 
 
 def test_adjust_is_the_regression_estimator_with_residual_spread():
@@ -196,23 +200,23 @@ def test_analyses_with_constraints_are_not_adjusted():
 
 
 def test_a_default_analysis_is_adjusted_and_the_switch_turns_it_off():
-    """On the same deals (samples=60): the adjusted rows keep their pairing (the difference
-    of two rows' EVs is the mean of their paired terms), differ from the plain ones, and the
-    close Boston's SEs shrink."""
-    on = analyze(CLOSE, samples=60, seed=2, threads=1)
-    off = analyze(CLOSE, samples=60, seed=2, threads=1, control_variates=False)
-    row_on = next(r for r in on.rows if r["rung"] == "boston" and r["chosen"])
-    row_off = next(r for r in off.rows if r["rung"] == "boston" and r["chosen"])
-    assert row_on["trump"] == row_off["trump"] == "D"
+    """On the same deals: the adjusted rows keep their pairing (the difference of two rows'
+    EVs is the mean of their paired terms), differ from the plain ones, and Six's SEs
+    shrink."""
+    on = analyze(FAST, samples=MIN_DEALS, seed=2, threads=1)
+    off = analyze(FAST, samples=MIN_DEALS, seed=2, threads=1, control_variates=False)
+    row_on = next(r for r in on.rows if r["rung"] == "six" and r["chosen"])
+    row_off = next(r for r in off.rows if r["rung"] == "six" and r["chosen"])
+    assert row_on["trump"] == row_off["trump"] == "S"
     assert row_on["ev_net"] != row_off["ev_net"]
     assert row_on["ev_net_se"] < row_off["ev_net_se"]
     assert row_on["p_make_se"] < row_off["p_make_se"]
-    assert row_on["ev_net"] == pytest.approx(on.payoffs["boston"].mean())
+    assert row_on["ev_net"] == pytest.approx(on.payoffs["six"].mean())
     assert 0 <= row_on["p_make"] <= 1
-    if on.runner_up not in ("pass", None):
-        d = on.payoffs[on.recommended] - on.payoffs[on.runner_up]
-        assert on.diff == pytest.approx(d.mean())
-        assert on.diff_se == pytest.approx(se(d))
+    assert on.runner_up not in ("pass", None)
+    d = on.payoffs[on.recommended] - on.payoffs[on.runner_up]
+    assert on.diff == pytest.approx(d.mean())
+    assert on.diff_se == pytest.approx(se(d))
     # the trick counts are the same searches: only the estimates changed
     assert all((on.tricks[k] == off.tricks[k]).all() for k in off.tricks)
 
