@@ -10,10 +10,11 @@ explained (the spread is scaled by ``sqrt((n - 1) / (n - 1 - p))`` for the ``p``
 
 The features of a candidate are those of its trump suit (its strain's, or for a no-trump
 candidate the declarer's longest suit): how the unseen cards of that suit split among the
-three other hands (:func:`split_features`). Their exact means come from the multivariate
-hypergeometric law of the free cards over the free places of each hand (the declarer's
-hand and every pinned card known). Constraints on the other hands make that law hard to
-write, so an analysis with constraints gets no adjustment (:func:`controls_for`).
+three other hands (:func:`split_features`), and likewise for a long side suit. Their exact
+means come from the multivariate hypergeometric law of the free cards over the free places
+of each hand (the declarer's hand and every pinned card known). Constraints on the other
+hands make that law hard to write, so an analysis with constraints gets no adjustment
+(:func:`controls_for`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ MIN_DEALS = 40
 """Fewer deals than this leave the terms as they are: the slopes' estimation error (an
 O(p / n) bias and a looser SE) is then no longer small beside the gain."""
 
+SIDE_SUIT_LENGTH = 5
+"""A side suit this long gets features of its own: on a two-suiter its split explained as
+much again of the variance as the trump's (on other hands, next to nothing)."""
 TAIL_SHARE = 0.05
 """A longest holding rarer than this (either end) joins its nearest more common value."""
 
@@ -85,41 +89,62 @@ def split_law(pinned: list[int], slots: list[int], free: int) -> tuple[np.ndarra
     return np.array(rows, float), np.array(probs)
 
 
+def side_features(lengths: np.ndarray) -> np.ndarray:
+    """A long side suit's features from its lengths in the other hands: the longest unseen
+    holding and the sum of the squared lengths (a two-suiter's second suit must be set up)."""
+    lengths = np.asarray(lengths, float)
+    return np.stack([lengths.max(axis=1), (lengths * lengths).sum(axis=1)], axis=1)
+
+
 class Controls:
-    """The features of an analysis' deals and their exact means, per trump suit."""
+    """The features of an analysis' deals and their exact means, per strain: the trump
+    suit's (:func:`split_features`) and, if the declarer holds :data:`SIDE_SUIT_LENGTH` or
+    more of another suit, that side suit's (:func:`side_features`)."""
 
     def __init__(self, sampler: Sampler) -> None:
         self.declarer = sampler.declarer
-        self.hand = sampler.hand
         seats = other_seats(self.declarer)
-        self._mu: dict[int, np.ndarray] = {}
+        own = suit_lengths(np.full(len(SUITS), sampler.hand, np.uint64), np.arange(len(SUITS)))
+        # the declarer's suits, longest first (the higher-ranking of equals first)
+        self.by_length = sorted(range(len(SUITS)), key=lambda s: -int(own[s]))
+        self.own = own
+        self._law = {}
         self._range: dict[int, tuple[int, int]] = {}
         for suit in range(len(SUITS)):
             pinned = [int(suit_lengths(sampler.pinned[s : s + 1], suit)[0]) for s in seats]
             free = SUIT_CARDS - int(suit_lengths(sampler.pinned, suit).sum())
-            rows, p = split_law(pinned, [sampler.slots[s] for s in seats], free)
-            self._range[suit] = common_range(rows, p)
-            self._mu[suit] = p @ split_features(rows, *self._range[suit])
+            self._law[suit] = split_law(pinned, [sampler.slots[s] for s in seats], free)
+            self._range[suit] = common_range(*self._law[suit])
 
-    def suit_of(self, strain: int) -> int:
-        """The suit whose split stands for a strain: the trump, or at no trump the
-        declarer's longest suit (the highest-ranking of equals)."""
-        if strain < len(SUITS):
-            return strain
-        lengths = [int(suit_lengths(np.array([self.hand], np.uint64), s)[0])
-                   for s in range(len(SUITS))]
-        return int(np.argmax(lengths))
+    def suits_of(self, strain: int) -> tuple[int, int | None]:
+        """The suit whose split stands for a strain (the trump, or at no trump the
+        declarer's longest suit) and his longest other suit if it is long, else None."""
+        trump = strain if strain < len(SUITS) else self.by_length[0]
+        side = next(s for s in self.by_length if s != trump)
+        return trump, side if self.own[side] >= SIDE_SUIT_LENGTH else None
+
+    def _features(self, strain: int, lengths_of) -> np.ndarray:
+        trump, side = self.suits_of(strain)
+        x = [split_features(lengths_of(trump), *self._range[trump])]
+        if side is not None:
+            x.append(side_features(lengths_of(side)))
+        return np.concatenate(x, axis=1)
 
     def mean(self, strain: int) -> np.ndarray:
-        """The features' exact mean for a strain."""
-        return self._mu[self.suit_of(strain)]
+        """The features' exact mean for a strain (each feature is of one suit's split)."""
+        trump, side = self.suits_of(strain)
+        rows, p = self._law[trump]
+        mu = [p @ split_features(rows, *self._range[trump])]
+        if side is not None:
+            rows, p = self._law[side]
+            mu.append(p @ side_features(rows))
+        return np.concatenate(mu)
 
     def centred(self, deals: np.ndarray, strain: int, n: int) -> np.ndarray:
         """``[n, p]``: the features of the first ``n`` deals for a strain, less their exact
         mean."""
-        suit = self.suit_of(strain)
-        x = split_features(deal_lengths(deals[:n], self.declarer, suit), *self._range[suit])
-        return x - self._mu[suit]
+        x = self._features(strain, lambda s: deal_lengths(deals[:n], self.declarer, s))
+        return x - self.mean(strain)
 
 
 def controls_for(sampler: Sampler, enabled: bool) -> Controls | None:
