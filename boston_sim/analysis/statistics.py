@@ -187,10 +187,25 @@ class _Mix:
     def controlled(self) -> bool:
         return all(s.xc is not None for s, _ in self.parts)
 
+    def controls(self) -> np.ndarray:
+        """The parts' centred control features in deal order. Parts of different trumps
+        (a cross-fitted row) have features of different suits: each gets columns of its
+        own, 0 on the other parts' deals, so that every column still has mean 0."""
+        if len({s.cand.strain for s, _ in self.parts}) == 1:
+            return self.gather(lambda s: s.xc)
+        widths = [s.xc.shape[1] for s, _ in self.parts]
+        blocks = []
+        for k, (s, idx) in enumerate(self.parts):
+            block = np.zeros((len(idx), sum(widths)))
+            start = sum(widths[:k])
+            block[:, start : start + widths[k]] = s.xc[idx]
+            blocks.append(block)
+        return np.concatenate(blocks)[self.order]
+
     def adjusted(self, values) -> np.ndarray:
         """:meth:`terms`, adjusted by the control features when every part has them."""
         y = self.terms(values)
-        return adjust(y, self.gather(lambda s: s.xc)) if self.controlled else y
+        return adjust(y, self.controls()) if self.controlled else y
 
 
 def candidate_stats(cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.ndarray,

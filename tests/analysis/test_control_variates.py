@@ -227,3 +227,34 @@ def test_the_adjusted_analysis_does_not_depend_on_threads():
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
     lengths = deal_lengths(analyze(FAST, samples=4, seed=3).deals, 0, 0)
     assert (lengths.sum(axis=1) == 8).all()  # the eight spades he lacks
+
+
+def test_a_row_mixing_two_trumps_gives_each_its_own_columns():
+    """A cross-fitted row takes the even deals from one trump and the odd ones from another:
+    each part's features (of different suits, even different counts) fill columns of their
+    own, zero on the other part's deals, and the row is the regression on all of them."""
+    from boston_sim.analysis.statistics import Solved, parts_stats
+
+    rs = load_rules("boston_foster")
+    rung = rs.rung("boston")
+    rng = np.random.default_rng(3)
+    n = 2 * MIN_DEALS
+    solved = []
+    for strain, trump, width in ((0, "S", 3), (3, "C", 5)):
+        key = SolveKey(strain, 0, 1, -1, "at_least")
+        cand = Candidate("boston", trump, strain, -1, key)
+        xc = rng.normal(size=(n, width))
+        t = np.clip(np.round(5 + xc[:, 0] + rng.normal(size=n)), 0, 13).astype(np.int8)
+        solved.append(Solved(cand, t, rs.payment_vector("boston", trump),
+                             rs.net_vector("boston", trump), rung.success_vector(), xc=xc))
+    even, odd = np.arange(0, n, 2), np.arange(1, n, 2)
+    st = parts_stats(solved[0].cand, [(solved[0], even), (solved[1], odd)], 0.0)
+    assert st.controlled
+    x = np.zeros((n, 8))
+    x[even, :3] = solved[0].xc[even]
+    x[odd, 3:] = solved[1].xc[odd]
+    ok = np.where(np.arange(n) % 2 == 0, solved[0].t >= 5, solved[1].t >= 5).astype(float)
+    assert st.p_make == pytest.approx(float(np.clip(adjust(ok, x).mean(), 0, 1)))
+    net = np.where(np.arange(n) % 2 == 0, solved[0].net[solved[0].t], solved[1].net[solved[1].t])
+    assert st.ev_net == pytest.approx(adjust(net, x).mean())
+    assert st.ev_net_se == pytest.approx(se(adjust(net, x)))
