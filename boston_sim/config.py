@@ -58,6 +58,11 @@ TIME_STEP: int = 2
 # work about 5x (docs/PERFORMANCE.md). 1 counts every deal. BOSTON_SIM_FAIL_COUNT_RATE overrides.
 FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "0.1"))
 
+# Control variates (analysis/control.py): each row's estimates are adjusted by the regression
+# on how the trump suit splits among the unseen hands, whose exact law is known, so the same
+# SE needs fewer deals. BOSTON_SIM_CONTROL_VARIATES=0 switches it off (for comparisons).
+CONTROL_VARIATES: bool = os.environ.get("BOSTON_SIM_CONTROL_VARIATES", "1") != "0"
+
 # The double-dummy bracket (analysis/bracket.py): deals replayed per contending rung and the
 # layouts a single-dummy seat draws per decision; docs/PERFORMANCE.md has what they cost.
 BRACKET_DEALS: int = 12

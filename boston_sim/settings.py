@@ -16,6 +16,7 @@ from typing import Any
 from .config import (
     BRACKET_DEALS,
     BRACKET_LAYOUTS,
+    CONTROL_VARIATES,
     DEFAULT_PARTNER,
     DEFAULT_RULES,
     DEFAULT_SEAT,
@@ -72,6 +73,10 @@ class AnalysisSettings:
     ``fail_count_rate``: in a trick search whose deals mostly fail its lowest target, the
     share of the failed deals past its first few whose trick count is searched (the others
     only answered "fewer than the lowest target"); 1 counts them all.
+    ``control_variates``: adjust every row's estimates by the regression on the deal's
+    trump split, whose exact law is known (:mod:`boston_sim.analysis.control`): the same
+    SEs from fewer deals; False for the plain means (and no such adjustment is made under
+    ``constraints``).
     ``bracket``: also replay the contending rungs blind-lead and single-dummy
     (:mod:`boston_sim.analysis.bracket`) on their first ``bracket_deals`` deals, a
     single-dummy seat drawing ``bracket_layouts`` layouts per decision.
@@ -94,6 +99,7 @@ class AnalysisSettings:
     misere_tricks: str = "bool"
     max_time: float | None = None
     fail_count_rate: float = FAIL_COUNT_RATE
+    control_variates: bool = CONTROL_VARIATES
     bracket: bool = False
     bracket_deals: int = BRACKET_DEALS
     bracket_layouts: int = BRACKET_LAYOUTS

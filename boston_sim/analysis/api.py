@@ -15,6 +15,7 @@ from ..sampler import Sampler
 from ..settings import AnalysisSettings, SettingsError
 from .all_pass import PassEstimator
 from .bracket import bracket_analysis
+from .control import controls_for
 from .evaluate import Evaluation, evaluate
 from .inputs import Problem, check_solving, resolve
 from .plan import plan_candidates, trick_floors
@@ -184,13 +185,14 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
                         fail_rate=s.fail_count_rate, seed=s.seed)
 
         passing = PassEstimator(p.rules, p.declarer)
+        controls = controls_for(sampler, s.control_variates)
 
         def score() -> Evaluation:
             # the deals the searches reached (a time limit may cut the pool to them)
             n = max((len(v) for v in solver.results.values()), default=len(solver.deals))
             return evaluate(p.rules, cands, solver.results, p.context, p.mask,
                             s.risk_threshold, s.partner, solver.rates,
-                            passing.value(solver.deals, n))
+                            passing.value(solver.deals, n), controls, solver.deals)
 
         if s.samples is not None:
             # a fixed number of samples: every search on every sample

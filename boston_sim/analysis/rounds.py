@@ -63,7 +63,7 @@ def settle(stats: Sequence[CandidateStats], pass_value: float = 0.0,
            others: frozenset[str] = frozenset(), pass_se: float = 0.0
            ) -> tuple[set[SolveKey], int]:
     """Searches that may stop: every candidate (rung, trump, discard) that uses them has
-    P(make) known within :data:`SE_TARGET` (:func:`ac_se`) and, if priced, a net EV at least
+    P(make) known within :data:`SE_TARGET` (:func:`p_make_se`) and, if priced, a net EV at least
     :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's value).
     Rows of rungs in ``others`` (no bids) are never the best bid.
 
@@ -83,8 +83,7 @@ def settle(stats: Sequence[CandidateStats], pass_value: float = 0.0,
     good: list[bool] = []
     known: list[bool] = []
     for st in stats:
-        n = st.samples
-        known.append(ac_se(round(st.p_make * n), n) <= SE_TARGET)
+        known.append(p_make_se(st) <= SE_TARGET)
         g = known[-1]
         if g and st.priced:
             se = 0.0 if math.isnan(st.ev_net_se) else st.ev_net_se
@@ -101,7 +100,8 @@ def settle(stats: Sequence[CandidateStats], pass_value: float = 0.0,
             if known[b]:
                 good[b] = True
             else:
-                wanted = deals_for_se(st.p_make, st.samples)
+                wanted = deals_for_se(st.p_make, st.samples,
+                                      st.p_make_se if st.controlled else None)
     ok: dict[SolveKey, bool] = {}
     for st, g in zip(stats, good, strict=True):
         key = st.candidate.key
@@ -116,9 +116,21 @@ def no_bids(result: Evaluation) -> frozenset[str]:
                      and result.outcomes.get(r["outcome_of"], {}).get("support_share", 1) >= 1)
 
 
-def deals_for_se(p: float, n: int) -> int:
+def p_make_se(st: CandidateStats) -> float:
+    """The SE that settles a row's P(make): the control-variate adjusted one when the row has
+    it, else Agresti-Coull's at its proportion (:func:`ac_se`)."""
+    if st.controlled:
+        return st.p_make_se
+    n = st.samples
+    return ac_se(round(st.p_make * n), n)
+
+
+def deals_for_se(p: float, n: int, se_now: float | None = None) -> int:
     """The least number of deals beyond ``n`` at which a proportion ``p`` has an
-    Agresti-Coull SE of at most :data:`SE_TARGET`."""
+    Agresti-Coull SE of at most :data:`SE_TARGET`; with ``se_now`` (an adjusted SE on ``n``
+    deals), the number at which that SE, shrinking as ``1 / sqrt(deals)``, reaches it."""
+    if se_now is not None and not math.isnan(se_now):
+        return max(n + 1, math.ceil(n * (se_now / SE_TARGET) ** 2))
     m = n + 1
     while ac_se(round(p * m), m) > SE_TARGET:
         m += 1

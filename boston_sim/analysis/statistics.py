@@ -18,6 +18,9 @@ take every other counted failure, which leaves each term's mean ``E[f]``.
 The SEs of the probabilities (P(make), P(loss)) are Agresti-Coull's (:func:`ac_mean_se`),
 never 0; CVaR's SE comes from a seeded bootstrap that reweighs the failures as the estimate
 does (:func:`cvar_se`), or, once the tail holds many deals, from its influence function.
+With controls (:mod:`.control`: features of the deal whose exact mean is known), the
+terms of P(make), the payments and the net EV are first adjusted by the regression on them
+(:func:`~.control.adjust`); every mean, SE and paired difference then uses the adjusted terms.
 The trump (and discard) of a rung is chosen by cross-fitting (:func:`cross_fitted`), so that
 the chosen row is not biased upward by being the best of several means on the deals it is
 scored on.
@@ -31,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import RulesError
+from .control import MIN_DEALS, adjust
 from .plan import Candidate
 
 TRICK_COUNTS = 14  # 0..13 tricks
@@ -74,6 +78,7 @@ class CandidateStats:
     net_sample: tuple[np.ndarray, np.ndarray] | None = None
     suit_rank: int = -1  # the trump's suit preference (ties between trumps), -1 for none
     cross_fit: tuple[Candidate, Candidate] | None = None
+    controlled: bool = False  # P(make) and the EVs are the control-variate adjusted ones
 
     @property
     def samples(self) -> int:
@@ -134,12 +139,14 @@ def weighted_cvar(x: np.ndarray, w: np.ndarray, tail: float) -> float:
 class Solved:
     """One candidate's solved deals: per-sample tricks ``t`` and the rung's dense vectors
     (``ok[t]``: made, ``pay[t]`` / ``net[t]``: counters per adversary / net), with its
-    search's lowest target ``floor`` and counting rates ``q`` (module docstring)."""
+    search's lowest target ``floor`` and counting rates ``q`` (module docstring);
+    ``xc``: its deals' control features less their exact means (``[n, p]``), or None."""
 
     def __init__(self, cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.ndarray,
                  ok: np.ndarray, suit_rank: int = -1, floor: int = 0,
-                 q: float | np.ndarray = 1.0) -> None:
+                 q: float | np.ndarray = 1.0, xc: np.ndarray | None = None) -> None:
         self.cand, self.t, self.pay, self.net, self.ok = cand, t, pay, net, ok
+        self.xc = xc
         self.suit_rank = suit_rank
         self.floor = floor
         self.q = 1.0 if floor <= 0 else q
@@ -176,6 +183,30 @@ class _Mix:
         """The estimator terms of ``values(candidate)`` (a dense vector over tricks)."""
         return self.gather(lambda s: s.terms(values(s)))
 
+    @property
+    def controlled(self) -> bool:
+        return all(s.xc is not None for s, _ in self.parts)
+
+    def controls(self) -> np.ndarray:
+        """The parts' centred control features in deal order. Parts of different trumps
+        (a cross-fitted row) have features of different suits: each gets columns of its
+        own, 0 on the other parts' deals, so that every column still has mean 0."""
+        if len({s.cand.strain for s, _ in self.parts}) == 1:
+            return self.gather(lambda s: s.xc)
+        widths = [s.xc.shape[1] for s, _ in self.parts]
+        blocks = []
+        for k, (s, idx) in enumerate(self.parts):
+            block = np.zeros((len(idx), sum(widths)))
+            start = sum(widths[:k])
+            block[:, start : start + widths[k]] = s.xc[idx]
+            blocks.append(block)
+        return np.concatenate(blocks)[self.order]
+
+    def adjusted(self, values) -> np.ndarray:
+        """:meth:`terms`, adjusted by the control features when every part has them."""
+        y = self.terms(values)
+        return adjust(y, self.controls()) if self.controlled else y
+
 
 def candidate_stats(cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.ndarray,
                     ok: np.ndarray, threshold: float, suit_rank: int = -1, floor: int = 0,
@@ -195,16 +226,18 @@ def parts_stats(cand: Candidate, parts: Parts, threshold: float,
     leaves ``cvar5_se`` NaN (a choice that does not show it need not pay for it)."""
     mix = _Mix(parts)
     first = parts[0][0]
-    ok = mix.terms(lambda s: s.ok)
+    ok = mix.adjusted(lambda s: s.ok)
     tw, w = mix.gather(lambda s: s.tw), mix.gather(lambda s: s.w)
     m = len(ok)
-    st = CandidateStats(cand, mix.gather(lambda s: s.t), p_make=float(ok.mean()),
+    st = CandidateStats(cand, mix.gather(lambda s: s.t),
+                        p_make=float(np.clip(ok.mean(), 0.0, 1.0)),
                         p_make_se=ac_mean_se(ok),
                         mean_tricks=float(mix.terms(lambda s: np.arange(TRICK_COUNTS)).mean()),
                         trick_distribution=[float(x) for x in np.bincount(
                             tw.astype(np.int64), weights=w, minlength=TRICK_COUNTS)[
                             :TRICK_COUNTS] / m],
-                        priced=first.priced, suit_rank=first.suit_rank)
+                        priced=first.priced, suit_rank=first.suit_rank,
+                        controlled=mix.controlled and m >= MIN_DEALS)
     if st.priced:
         _price(st, mix, threshold, risk_se)
     return st
@@ -212,18 +245,18 @@ def parts_stats(cand: Candidate, parts: Parts, threshold: float,
 
 def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> None:
     """The EV and risk fields of a priced rung's statistics."""
-    pay_s = mix.terms(lambda s: s.pay)
     net_s = mix.terms(lambda s: s.net)
     if np.isnan(net_s).any():
         raise RulesError("the rules give no price for a trick count the solver produced")
+    pay_s = mix.adjusted(lambda s: s.pay)
     st.ev_per_adversary = float(pay_s.mean())
     st.ev_per_adversary_se = se(pay_s)
-    st.ev_net = float(net_s.mean())
-    st.ev_net_se = se(net_s)
+    st.net = mix.adjusted(lambda s: s.net)
+    st.ev_net = float(st.net.mean())
+    st.ev_net_se = se(st.net)
     loss = mix.terms(lambda s: (s.net < -threshold).astype(float))
     st.p_loss_gt = float(loss.mean())
     st.p_loss_se = ac_mean_se(loss)
-    st.net = net_s
     w = mix.gather(lambda s: s.w)
     x = mix.gather(lambda s: s.net[s.tw])
     known = w > 0
