@@ -60,9 +60,11 @@ UNDER_DECLARER = 300  # misère defence: a lead under the declarer's lowest card
 OVER_DECLARER = 150  # ... one that is not under it (the declarer may duck)
 # misère declarer on lead (the first trick only: he never leads again while he escapes): a
 # card some defender must beat first, the highest first (it sheds a card that could win
-# later), from a suit he cannot duck every round of before the others
+# later), from a suit he cannot duck every round of, and from a short suit (a void sooner
+# lets him discard), before the others
 SURE_LOSS_LEAD = 300
 SURE_LOSS_WEAK = 20
+SURE_LOSS_LENGTH = 3  # points off per card he holds in the suit
 
 # --- a card played to a trick under way
 HELPS = 500  # leaves the trick to the side the player wants it for, before any that does not
@@ -203,7 +205,7 @@ def _misere_defence_lead_weight(hl, lone, s, rank):
 def _misere_declarer_lead_weight(hl, d, s, rank):
     """The misère declarer's lead: first a card that loses for sure (a defender holds only
     higher cards of the suit, so must beat it), the highest first, from a suit failing
-    ``suit_ducks`` first; then the others, lowest first."""
+    ``suit_ducks`` and from a short suit first; then the others, lowest first."""
     over = -1  # the highest lowest card of a defender holding the suit
     for o in range(4):
         if o != d and hl[o * 4 + s] != 0:
@@ -212,7 +214,7 @@ def _misere_declarer_lead_weight(hl, d, s, rank):
                 over = lo
     if rank >= over:
         return LOW_LEAD - rank
-    sc = SURE_LOSS_LEAD + rank
+    sc = SURE_LOSS_LEAD + rank - SURE_LOSS_LENGTH * popcount(hl[d * 4 + s])
     if not suit_ducks(hl, s, d):
         sc += SURE_LOSS_WEAK
     return sc

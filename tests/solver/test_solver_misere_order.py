@@ -72,10 +72,11 @@ def _first_move(hands: list[int], leader: int, played: list[int], seat: int) -> 
 
 
 def test_misere_declarer_leads_the_highest_card_a_defender_must_beat() -> None:
-    """Clubs: South holds only cards above the seven (he must beat it), and N cannot duck
-    every round of clubs (his seven tops West's six): the seven first, not a deuce."""
+    """Diamonds: East holds only cards above the five (he must beat it), N cannot duck
+    every round of diamonds (his three tops West's two), and they are his shortest suit:
+    the five first, not a deuce."""
     hands = [int(h) for h in parse_deal(ESCAPE)]
-    assert _first_move(hands, NORTH, [], NORTH) == _card("C7")
+    assert _first_move(hands, NORTH, [], NORTH) == _card("D5")
 
 
 def test_misere_declarer_follows_with_a_card_a_later_seat_must_beat() -> None:
