@@ -58,6 +58,13 @@ SHORT_SUIT = 150  # a lone declarer's singleton or doubleton side suit, with tru
 SHORT_SUIT_LENGTH = 40  # ... less this per card: level with his trump leads, before low leads
 UNDER_DECLARER = 300  # misère defence: a lead under the declarer's lowest card of the suit
 OVER_DECLARER = 150  # ... one that is not under it (the declarer may duck)
+# misère declarer on lead (the first trick only: he never leads again while he escapes): a
+# card some defender must beat first, the highest first (it sheds a card that could win
+# later), from a suit he cannot duck every round of, and from a short suit (a void sooner
+# lets him discard), before the others
+SURE_LOSS_LEAD = 300
+SURE_LOSS_WEAK = 20
+SURE_LOSS_LENGTH = 3  # points off per card he holds in the suit
 
 # --- a card played to a trick under way
 HELPS = 500  # leaves the trick to the side the player wants it for, before any that does not
@@ -195,6 +202,38 @@ def _misere_defence_lead_weight(hl, lone, s, rank):
 
 
 @njit(**JIT_NONRT, inline="always")
+def _misere_declarer_lead_weight(hl, d, s, rank):
+    """The misère declarer's lead: first a card that loses for sure (a defender holds only
+    higher cards of the suit, so must beat it), the highest first, from a suit failing
+    ``suit_ducks`` and from a short suit first; then the others, lowest first."""
+    over = -1  # the highest lowest card of a defender holding the suit
+    for o in range(4):
+        if o != d and hl[o * 4 + s] != 0:
+            lo = lowbit_index(hl[o * 4 + s])
+            if lo > over:
+                over = lo
+    if rank >= over:
+        return LOW_LEAD - rank
+    sc = SURE_LOSS_LEAD + rank - SURE_LOSS_LENGTH * popcount(hl[d * 4 + s])
+    if not suit_ducks(hl, s, d):
+        sc += SURE_LOSS_WEAK
+    return sc
+
+
+@njit(**JIT_NONRT, inline="always")
+def _forced_over(hl, leader, pos, led, card):
+    """A later seat of the trick must follow suit above ``card`` (of the suit led): it
+    holds the suit, and only higher cards of it."""
+    if card >> 4 != led:
+        return False
+    for i in range(pos + 1, 4):
+        lane = hl[((leader + i) & 3) * 4 + led]
+        if lane != 0 and lowbit_index(lane) > (card & 15):
+            return True
+    return False
+
+
+@njit(**JIT_NONRT, inline="always")
 def _killer_bonus(fr, ply, seat, card):
     """The bonus of the last two leads that cut off at this ply."""
     if card == fr[ply, F_KILL + 2 * seat]:
@@ -223,9 +262,13 @@ def _winner_weight(hl, rank, card, leader, pos, led, trump, team, want_own, pair
 
 @njit(**JIT_NONRT, inline="always")
 def _follow_weight(hl, s, rank, card, mine, best, leader, pos, led, trump, team, want_own,
-                   good_now, pair, discarding, lone_trumps, duck_first, danger, shed, settled):
-    """A card played to a trick under way (``best``: the card winning it so far)."""
+                   good_now, pair, discarding, lone_trumps, duck_first, danger, shed, settled,
+                   mdecl):
+    """A card played to a trick under way (``best``: the card winning it so far). The misère
+    declarer (``mdecl``) takes a card a later seat must beat as a duck: the highest first."""
     bt = beats(card, best, trump)
+    if bt and mdecl and _forced_over(hl, leader, pos, led, card):
+        bt = False
     good = want_own if bt else good_now
     trump_cost = TRUMP_SPENT if s == trump else 0
     if bt:
@@ -286,7 +329,8 @@ def _insert(mv, ply, n, card, sc, seq_low):
 
 @njit(**JIT_NONRT, inline="always")
 def _lead_weight(hl, fr, ply, seat, s, rank, mine, others, top, trump, countmask, in_count,
-                 team, want_own, lone, pair, decl, passive, opp_cards, opp_longest, lone_trumps):
+                 team, want_own, lone, pair, decl, passive, opp_cards, opp_longest, lone_trumps,
+                 mdecl):
     """The ordering weight of leading card ``rank`` of suit ``s``: the max game's cases (cash,
     low lead, two against two, a lone declarer's), a misère defender's, or lowest first."""
     if want_own:
@@ -302,6 +346,8 @@ def _lead_weight(hl, fr, ply, seat, s, rank, mine, others, top, trump, countmask
                                          lone_trumps)
     elif lone >= 0:
         sc = _misere_defence_lead_weight(hl, lone, s, rank)
+    elif mdecl:
+        sc = _misere_declarer_lead_weight(hl, seat, s, rank)
     else:
         sc = LOW_LEAD - rank
     return sc + _killer_bonus(fr, ply, seat, s * 16 + rank)
@@ -385,6 +431,7 @@ def gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     if is_max and not in_count and is_lone_misere(maxmask, countmask):
         lone = lowbit_index(countmask)
     danger = _misere_danger(hl, fr, ply, seat, pos, maxmask, countmask, is_max, in_count)
+    mdecl = not is_max and in_count and is_lone_misere(maxmask, countmask)  # misère declarer
     # two against two (a lone player's opponents share out the ruffs less simply)
     pair = popcount(countmask) == 2
     team = countmask if in_count else other_side(countmask)
@@ -435,11 +482,11 @@ def gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
             if pos == 0:
                 sc = _lead_weight(hl, fr, ply, seat, s, rank, mine, others, top, trump,
                                   countmask, in_count, team, want_own, lone, pair, decl,
-                                  passive, opp_cards, opp_longest, lone_trumps)
+                                  passive, opp_cards, opp_longest, lone_trumps, mdecl)
             else:
                 sc = _follow_weight(hl, s, rank, card, mine, best, leader, pos, led, trump,
                                     team, want_own, good_now, pair, discarding, lone_trumps,
-                                    duck_first, danger, shed, settled)
+                                    duck_first, danger, shed, settled, mdecl)
             _insert(mv, ply, n, card, sc, seq_low)
             n += 1
     return n
