@@ -8,9 +8,10 @@
 
 Deals hands as ``benchmarks/bench_bid.py --random`` does (with ``--turnup``, a hand that holds
 that card gets the next deuce as its turn-up; with ``--no-honours``, only hands without an
-ace, king, queen or jack are kept: the hands on which misères and spreads contend), runs the
-default analysis with the bracket on each (the contending rungs only) and writes one JSON
-line per hand to ``--out`` (a rerun skips the hands already there). ``--pool`` reads such
+ace, king, queen or jack are kept: misère-like hands), runs the default analysis with the
+bracket on each (the contending rungs only, or with ``--rungs`` the rungs named, whether they
+contend or not: spreads seldom do) and writes one JSON line per hand to ``--out`` (a rerun
+skips the hands already there). ``--pool`` reads such
 files and pools, per rule set and rung family (trick rungs by target, misères, spreads, pair
 contracts), each figure's shift from double-dummy: the deal-weighted mean of the per-hand
 mean differences in EV net, with the SE of that mean (deals of one hand are independent
@@ -67,9 +68,23 @@ def honourless_hands(n: int, seed: int) -> list[str]:
     return [format_hand(sum(rng.sample(low, 13))) for _ in range(n)]
 
 
+def _named_rungs(ids: list[str]):
+    """A stand-in for ``bracket.contending`` that keeps the chosen rows of the rungs ``ids``."""
+
+    def rows_of(rows, recommended, runner_up):
+        return [r for r in rows if r["rung"] in ids and r["chosen"] and r["priced"]
+                and not r["outcome_of"]]
+
+    return rows_of
+
+
 def hand_record(i: int, hand: str, args) -> dict:
-    """One hand's analysis with the bracket: its contending rungs' shifts from double-dummy."""
-    from boston_sim.analysis import analyze
+    """One hand's analysis with the bracket: its contending (or named) rungs' shifts from
+    double-dummy."""
+    from boston_sim.analysis import analyze, bracket
+
+    if args.rungs:
+        bracket.contending = _named_rungs(args.rungs.split(","))
 
     options = tuple(tuple(o.split("=", 1)) for o in args.option)
     t = time.perf_counter()
@@ -80,7 +95,8 @@ def hand_record(i: int, hand: str, args) -> dict:
         rungs[rid] = {"family": family(a.rules.rung(rid)),
                       **{f: {k: figs[f][k] for k in ("ev_diff", "ev_diff_se", "deals")}
                          for f in FIGURE_NAMES}}
-    return {"rules": args.rules, "options": list(args.option), "seed": args.seed, "index": i,
+    return {"rules": args.rules, "options": list(args.option), "rungs_named": args.rungs,
+            "seed": args.seed, "index": i,
             "hand": hand, "recommended": a.recommended, "rungs": rungs,
             "seconds": round(time.perf_counter() - t, 1)}
 
@@ -137,6 +153,7 @@ def main() -> None:
     ap.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--no-honours", action="store_true",
                     help="only hands without an ace, king, queen or jack")
+    ap.add_argument("--rungs", help="bracket these rung ids (comma-separated), contending or not")
     ap.add_argument("--out", help="append one JSON line per hand; hands already there are skipped")
     ap.add_argument("--pool", nargs="+", metavar="JSONL", help="pool these files and print")
     args = ap.parse_args()
