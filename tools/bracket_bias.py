@@ -12,7 +12,7 @@ ace, king, queen or jack are kept: misère-like hands), runs the default analysi
 bracket on each (the contending rungs only, or with ``--rungs`` the rungs named, whether they
 contend or not: spreads seldom do) and writes one JSON line per hand to ``--out`` (a rerun
 skips the hands already there). ``--pool`` reads such
-files and pools, per rule set and rung family (trick rungs by target, misères, spreads, pair
+files and pools, per rule set (named rungs apart) and rung family (trick rungs by target, misères, spreads, pair
 contracts), each figure's shift from double-dummy: the deal-weighted mean of the per-hand
 mean differences in EV net, with the SE of that mean (deals of one hand are independent
 given the hand, and hands are independent).
@@ -96,7 +96,7 @@ def hand_record(i: int, hand: str, args) -> dict:
                       **{f: {k: figs[f][k] for k in ("ev_diff", "ev_diff_se", "deals")}
                          for f in FIGURE_NAMES}}
     return {"rules": args.rules, "options": list(args.option), "rungs_named": args.rungs,
-            "seed": args.seed, "index": i,
+            "no_honours": args.no_honours, "seed": args.seed, "index": i,
             "hand": hand, "recommended": a.recommended, "rungs": rungs,
             "seconds": round(time.perf_counter() - t, 1)}
 
@@ -118,11 +118,13 @@ def pool(paths: list[str]) -> dict:
     for path in paths:
         for line in Path(path).read_text().splitlines():
             rec = json.loads(line)
-            hands[rec["rules"]].add(rec["hand"])
+            # named rungs on chosen hands are a different population from contending ones
+            label = rec["rules"] + (", named rungs" if rec.get("rungs_named") else "")
+            hands[label].add(rec["hand"])
             for r in rec["rungs"].values():
                 for f in FIGURE_NAMES:
                     st = r[f]
-                    by[(rec["rules"], r["family"], f)].append(
+                    by[(label, r["family"], f)].append(
                         (st["ev_diff"], st["ev_diff_se"], st["deals"]))
     table = {}
     for (rules, fam, f), v in sorted(by.items()):
