@@ -46,6 +46,19 @@ def _others(hl, s, d):
     return e, longest
 
 
+@njit(**JIT_NONRT, inline="always")
+def defenders_lowest(hl, d, s):
+    """The highest of the defenders' lowest cards in suit ``s`` (-1 when none holds it): a
+    declarer's card below it loses to whichever defender follows."""
+    over = -1
+    for o in range(4):
+        if o != d and hl[o * 4 + s] != 0:
+            lo = lowbit_index(hl[o * 4 + s])
+            if lo > over:
+                over = lo
+    return over
+
+
 @njit(**JIT_NONRT)
 def ducks_for_rounds(x, e, rounds):
     """Is the ``i``-th lowest card of the declarer's holding ``x`` below the ``i``-th lowest of
@@ -209,12 +222,7 @@ def escapes_on_lead(hl, trump, d, tb, row, col):
         x = hl[d * 4 + s]
         if x == 0:
             continue
-        over = -1  # the highest lowest card of a defender holding the suit
-        for o in range(4):
-            if o != d and hl[o * 4 + s] != 0:
-                lo = lowbit_index(hl[o * 4 + s])
-                if lo > over:
-                    over = lo
+        over = defenders_lowest(hl, d, s)
         below = x & ((1 << over) - 1) if over > 0 else 0
         if below != 0 and _suits_escape(hl, d, s, highbit_index(below), I0, tb, row, col):
             return True

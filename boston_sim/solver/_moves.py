@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..config import JIT_NONRT
 from ._bits import highbit_index, lowbit_index, popcount
-from ._escape import suit_ducks
+from ._escape import defenders_lowest, suit_ducks
 from ._jit import njit
 from ._layout import (
     F_BP,
@@ -206,12 +206,7 @@ def _misere_declarer_lead_weight(hl, d, s, rank):
     """The misère declarer's lead: first a card that loses for sure (a defender holds only
     higher cards of the suit, so must beat it), the highest first, from a suit failing
     ``suit_ducks`` and from a short suit first; then the others, lowest first."""
-    over = -1  # the highest lowest card of a defender holding the suit
-    for o in range(4):
-        if o != d and hl[o * 4 + s] != 0:
-            lo = lowbit_index(hl[o * 4 + s])
-            if lo > over:
-                over = lo
+    over = defenders_lowest(hl, d, s)
     if rank >= over:
         return LOW_LEAD - rank
     sc = SURE_LOSS_LEAD + rank - SURE_LOSS_LENGTH * popcount(hl[d * 4 + s])
