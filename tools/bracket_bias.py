@@ -11,9 +11,9 @@ that card gets the next deuce as its turn-up; with ``--no-honours``, only hands 
 ace, king, queen or jack are kept: misère-like hands), runs the default analysis with the
 bracket on each (the contending rungs only, or with ``--rungs`` the rungs named, whether they
 contend or not: spreads seldom do) and writes one JSON line per hand to ``--out`` (a rerun
-skips the hands already there). ``--pool`` reads such
-files and pools, per rule set (named rungs apart) and rung family (trick rungs by target, misères, spreads, pair
-contracts), each figure's shift from double-dummy: the deal-weighted mean of the per-hand
+skips the hands already there). ``--pool`` reads such files and pools, per rule set (named
+rungs apart) and rung family (trick rungs by target, misères, spreads, pair contracts), each
+figure's shift from double-dummy: the deal-weighted mean of the per-hand
 mean differences in EV net, with the SE of that mean (deals of one hand are independent
 given the hand, and hands are independent).
 """
