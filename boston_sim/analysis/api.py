@@ -94,11 +94,11 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool) -> l
     early = s.samples is None and (ev.stopped_early
                                    or (s.precision is None and samples_drawn < DEFAULT_SAMPLES))
     if early and not ev.time_limited:
-        notes.append("searches whose rungs were settled early stopped sooner: P(make) known "
-                     f"within {SE_TARGET} (Agresti-Coull) and the rung clearly below the best "
-                     "bid, or for the best bid, clearly above pass once every other had "
-                     "stopped; the samples column gives each row's count (--samples N solves "
-                     "everything on N deals)")
+        notes.append("searches whose rungs were settled early stopped sooner: the rung's EV "
+                     "clearly below the best bid's or passing's (paired per deal), or for the "
+                     "best bid, clearly above pass once every other had stopped and its "
+                     f"P(make) known within {SE_TARGET}; the samples column gives each row's "
+                     "count (--samples N solves everything on N deals)")
     if ev.time_limited:
         notes.append(f"stopped by the time limit ({s.max_time:g} s) after {samples_drawn} "
                      "samples (the searches under way stopped where they were, so some rows "

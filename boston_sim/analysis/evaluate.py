@@ -48,7 +48,8 @@ class Recommendation:
     """The bid to make and how sure it is. ``recommended`` is a rung id, ``"pass"``, or None
     when no rung is priced; ``rec_se``: the SE of the net EV that precision mode narrows;
     ``pass_value`` ± ``pass_value_se``: what passing is worth (SE 0 for a fixed value),
-    valued by the all-pass game ``pass_game`` (its name; empty for a fixed value)."""
+    valued by the all-pass game ``pass_game`` (its name; empty for a fixed value) on the
+    deals ``pass_terms`` (None for a fixed value): a bid's difference from it is paired."""
 
     recommended: str | None = None
     runner_up: str | None = None
@@ -60,6 +61,7 @@ class Recommendation:
     pass_value: float = 0.0
     pass_value_se: float = 0.0
     pass_game: str = ""
+    pass_terms: np.ndarray | None = None
 
 
 @dataclass
@@ -327,7 +329,8 @@ def recommend(rs: RuleSet, rows: list[dict[str, Any]],
     second = order[1] if len(order) > 1 else None
     unit = rs.unit
     pv = pe.value
-    r = Recommendation(pass_value=pv, pass_value_se=pe.se, pass_game=pe.label)
+    r = Recommendation(pass_value=pv, pass_value_se=pe.se, pass_game=pe.label,
+                       pass_terms=pe.terms if pe.simulated else None)
     # a simulated pass is paired with the bid per deal (the same deals: common random numbers)
     best_terms = payoffs.get(best["rung"])
     pass_diff_se = (diff_se(best_terms, pe.terms) if pe.simulated and best_terms is not None

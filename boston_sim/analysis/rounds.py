@@ -14,13 +14,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+import numpy as np
 
 from ..config import DEFAULT_SAMPLES, ROUND, SE_TARGET, TIME_STEP
 from ..sampler import Sampler
-from .evaluate import Evaluation
+from .evaluate import Evaluation, Recommendation
 from .plan import SolveKey
 from .solving import Solver
-from .statistics import CandidateStats, ac_se
+from .statistics import CandidateStats, ac_se, diff_se, se
 
 __all__ = ["DEFAULT_SAMPLES", "LAST_STEP", "PRECISION_START", "ROUND", "SE_TARGET",
            "TIME_STEP", "Z_OUT", "WorkCount", "deals_for_se", "run_rounds", "settle",
@@ -32,7 +35,8 @@ is just long enough for its SE to reach the target at the proportion seen so far
 least ``ROUND // LAST_STEP`` deals."""
 
 Z_OUT = 3.0
-"""A row stops early only if its net EV is this many SEs below the best bid's lower end."""
+"""A row stops early only if its net EV is this many SEs of the paired difference below the
+best bid's (or passing's)."""
 
 PRECISION_START = 200
 """First chunk drawn by ``precision=`` mode."""
@@ -59,44 +63,44 @@ class WorkCount:
             self.listener(self.done, self.total)
 
 
-def settle(stats: Sequence[CandidateStats], pass_value: float = 0.0,
-           others: frozenset[str] = frozenset(), pass_se: float = 0.0
-           ) -> tuple[set[SolveKey], int]:
-    """Searches that may stop: every candidate (rung, trump, discard) that uses them has
-    P(make) known within :data:`SE_TARGET` (:func:`p_make_se`) and, if priced, a net EV at least
-    :data:`Z_OUT` standard errors below the lower end of the best bid's (or pass's value).
-    Rows of rungs in ``others`` (no bids) are never the best bid.
+def settle(stats: Sequence[CandidateStats], rec: Recommendation | None = None,
+           others: frozenset[str] = frozenset()) -> tuple[set[SolveKey], int]:
+    """Searches that may stop: every candidate (rung, trump, discard) that uses them is
+    settled. The reference is the best priced bid, or passing (``rec``'s pass value, paired
+    per deal when simulated; missing: 0) when that is worth more; rows of rungs in
+    ``others`` (no bids) are never the best bid. A priced candidate is settled when its net EV
+    is :data:`Z_OUT` SEs of the paired difference below the reference's, after at least
+    :data:`ROUND` deals (or with its P(make) known within :data:`SE_TARGET`, :func:`p_make_se`):
+    a rung out of reach of the decision needs no precise P(make). An unpriced one is settled
+    when its P(make) is known.
 
-    The best bid's own search stops too once the decision is made: its P(make) is known, its
-    net EV is ``Z_OUT`` SEs above pass, and every other candidate may stop. More deals would
-    only narrow its EV's interval, which ``--precision`` is for.
+    The best bid's own search stops once the decision is made: its net EV is ``Z_OUT`` SEs
+    of the paired difference above passing, every other candidate is settled and its P(make)
+    is known. More deals would only narrow its EV's interval, which ``--precision`` is for.
 
     Also returns, when only the best bid's P(make) stands in the way, the number of deals at
     which its SE would reach the target if the proportion stayed as it is (else 0): the next
-    round need not go further (:func:`run_rounds`). A simulated pass value counts with its
-    SE ``pass_se``: rows stop below its lower end, the best bid above its upper end."""
-    pass_margin = 0.0 if math.isnan(pass_se) else Z_OUT * pass_se
-    floor = pass_value - pass_margin
-    for st in stats:
-        if st.priced and not math.isnan(st.ev_net_se) and st.candidate.rung_id not in others:
-            floor = max(floor, st.ev_net - Z_OUT * st.ev_net_se)
-    good: list[bool] = []
-    known: list[bool] = []
-    for st in stats:
-        known.append(p_make_se(st) <= SE_TARGET)
-        g = known[-1]
-        if g and st.priced:
-            se = 0.0 if math.isnan(st.ev_net_se) else st.ev_net_se
-            g = st.ev_net + Z_OUT * se < floor
-        good.append(g)
+    round need not go further (:func:`run_rounds`)."""
+    passing = _Value(rec.pass_value, rec.pass_terms) if rec is not None else _Value(0.0, None)
     priced = [i for i, st in enumerate(stats)
-              if st.priced and st.candidate.rung_id not in others]
+              if st.priced and st.candidate.rung_id not in others and not math.isnan(st.ev_net)]
+    b = max(priced, key=lambda i: stats[i].ev_net) if priced else None
+    bid_on_top = b is not None and stats[b].ev_net >= passing.value
+    ref = _Value(stats[b].ev_net, stats[b].net) if bid_on_top else passing
+    known = [p_make_se(st) <= SE_TARGET for st in stats]
+    good: list[bool] = []
+    for i, st in enumerate(stats):
+        if not st.priced:
+            good.append(known[i])
+        elif i == b and bid_on_top:
+            good.append(False)  # decided below, once every other row is
+        else:
+            good.append((known[i] or st.samples >= ROUND)
+                        and _ahead(ref, _Value(st.ev_net, st.net)))
     wanted = 0
-    if priced:
-        b = max(priced, key=lambda i: stats[i].ev_net)
+    if bid_on_top and all(g for i, g in enumerate(good) if i != b):
         st = stats[b]
-        if (st.ev_net - Z_OUT * st.ev_net_se > pass_value + pass_margin
-                and all(g for i, g in enumerate(good) if i != b)):
+        if _ahead(_Value(st.ev_net, st.net), passing):
             if known[b]:
                 good[b] = True
             else:
@@ -107,6 +111,24 @@ def settle(stats: Sequence[CandidateStats], pass_value: float = 0.0,
         key = st.candidate.key
         ok[key] = ok.get(key, True) and g
     return {k for k, v in ok.items() if v}, wanted
+
+
+class _Value(NamedTuple):
+    """A net EV and its per-deal terms (None for a fixed value, such as a rule file's pass)."""
+
+    value: float
+    terms: np.ndarray | None
+
+
+def _ahead(hi: _Value, lo: _Value) -> bool:
+    """Is ``hi`` more than :data:`Z_OUT` SEs of the paired difference above ``lo``? The two
+    share their deals (common random numbers): their covariance narrows the difference."""
+    if hi.terms is None or lo.terms is None:
+        terms = hi.terms if lo.terms is None else lo.terms
+        s = se(terms) if terms is not None else 0.0
+    else:
+        s = diff_se(hi.terms, lo.terms)
+    return not math.isnan(s) and hi.value - lo.value > Z_OUT * s
 
 
 def no_bids(result: Evaluation) -> frozenset[str]:
@@ -214,8 +236,7 @@ def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler
             solve_before(solver, active, m, deadline)
         result = score()
         rec = result.recommendation
-        settled, wanted = settle(result.stats, rec.pass_value, no_bids(result),
-                                 rec.pass_value_se)
+        settled, wanted = settle(result.stats, rec, no_bids(result))
         if deadline is not None and time.perf_counter() > deadline:
             result.time_limited = any(k not in settled for k in solver.keys)
             if result.time_limited:

@@ -35,9 +35,9 @@ Seed = Annotated[int, typer.Option("--seed", help="Random seed; same seed, same 
 Samples = Annotated[int | None, typer.Option(
     "--samples", "-n", help=f"Solve every rung on this many random deals. Default: rounds "
                             f"of {ROUND} up to {DEFAULT_SAMPLES}, where a trump or misère whose "
-                            f"rows are settled (SE of P(make) below {SE_TARGET}, EV clearly "
-                            "below the best bid) stops early; so does the best bid's, once "
-                            "every other has and it is clearly above pass.")]
+                            "rows are settled (EV clearly below the best bid or pass) stops "
+                            "early; so does the best bid's, once every other has, it is "
+                            f"clearly above pass and its P(make) has an SE below {SE_TARGET}.")]
 Precision = Annotated[float | None, typer.Option(
     "--precision", help="Instead of --samples: sample until the SE of the recommended "
                         "bid's expected net value is below this many counters "
