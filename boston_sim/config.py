@@ -45,10 +45,10 @@ DEFAULT_SAMPLES: int = 300
 SE_TARGET: float = 0.03  # the SE of P(make) every row reaches before its search may stop early
 MAX_SAMPLES: int = 20_000  # cap on the samples drawn by precision mode
 
-# Samples per round of the default mode. With 50, a probability observed as 0 (or 1) has an
-# Agresti-Coull SE of 0.027, below SE_TARGET; the least such round, 45, was measured no faster
-# (docs/PERFORMANCE.md): a row near the line then needs a third round.
-ROUND: int = 50
+# Samples per round of the default mode. A rung whose EV is clearly out of reach of the best
+# settles after one round whatever its P(make)'s SE; 25 deals keep its SE's estimate sound
+# (a Z test on fewer is anti-conservative) and halve the first round's work against 50.
+ROUND: int = 25
 # With a time limit, the least batch of deals solved at once; the first is always solved whole.
 TIME_STEP: int = 2
 # Two-phase trick searches: where a search's first deals mostly fail its lowest target T,
