@@ -86,8 +86,8 @@ def _rounds(gap: float, rng: np.random.Generator, cap: int = 300) -> int | None:
 @pytest.mark.slow
 def test_a_tie_is_rarely_settled_and_a_real_gap_usually_is():
     """Error rate: two rows of equal EV, rounds up to the cap (twelve looks at Z_OUT = 3):
-    a settled row is a wrong stop; expected about 1%, asserted below 4% over 400 runs
-    (a binomial 1% rate exceeds 16 of 400 with probability below 1e-4). Power: a gap of 4
+    a settled row is a wrong stop; 6 of 400 (1.5%) measured, asserted below 4% over 400 runs
+    (a binomial 1.5% rate exceeds 16 of 400 with probability 1.5e-4). Power: a gap of 4
     counters with a per-deal SD of the difference of 14 (3.5 SEs of it on 150 deals)
     settles before the cap in nearly every run; separate intervals would never do so."""
     rng = np.random.default_rng(34)
