@@ -65,13 +65,14 @@ class _BlockCopier:
     never share an object. The IR, and so the machine code, is the same."""
 
     def __init__(self) -> None:
+        from numba.core import ir
+
+        self._block = ir.Block  # looked up once: deepcopy runs for every inlined block
         self._scope: object = None
         self._memo: dict = {}
 
     def deepcopy(self, x, memo=None):
-        from numba.core import ir
-
-        if memo is not None or not isinstance(x, ir.Block):
+        if memo is not None or not isinstance(x, self._block):
             return copy.deepcopy(x, memo)
         if x.scope is not self._scope or id(x) in self._memo:
             self._scope, self._memo = x.scope, {}
