@@ -99,6 +99,11 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool) -> l
                      "best bid, clearly above pass once every other had stopped and its "
                      f"P(make) known within {SE_TARGET}; the samples column gives each row's "
                      "count (--samples N solves everything on N deals)")
+    if ev.foregone and not ev.time_limited:
+        notes.append(f"the sampling ended at {samples_drawn} deals, before "
+                     f"{DEFAULT_SAMPLES}: every rung still open had its P(make) known within "
+                     f"{SE_TARGET}, and {DEFAULT_SAMPLES} deals would, all but surely, neither "
+                     "reverse the order of the bids left in contest nor tell a tie apart")
     if ev.time_limited:
         notes.append(f"stopped by the time limit ({s.max_time:g} s) after {samples_drawn} "
                      "samples (the searches under way stopped where they were, so some rows "

@@ -81,6 +81,7 @@ class Evaluation:
     notes: list[str] = field(default_factory=list)
     time_limited: bool = False
     stopped_early: bool = False
+    foregone: bool = False  # the rounds ended before the cap: no contest left could change
     outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 

@@ -2,7 +2,8 @@
 the rule that lets a settled search stop early, and the time limit.
 
 Default mode draws rounds of :data:`ROUND` deals up to :data:`DEFAULT_SAMPLES`; after each
-round a search whose every row is settled (:func:`settle`) stops, the others go on. Precision
+round a search whose every row is settled (:func:`settle`) stops, the others go on; all stop
+when no contest left could change by the cap (:func:`decided_by_cap`). Precision
 mode samples until the SE of the recommended bid's net EV is below ``precision`` (cap
 ``max_samples``). The rounds and the stopping decisions depend only on the results, which do
 not depend on the number of threads, so a seed still fixes every number (unless a time limit
@@ -12,6 +13,7 @@ ends the rounds early).
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -25,9 +27,9 @@ from .plan import SolveKey
 from .solving import Solver
 from .statistics import CandidateStats, ac_se, diff_se, se
 
-__all__ = ["DEFAULT_SAMPLES", "LAST_STEP", "PRECISION_START", "ROUND", "SE_TARGET",
-           "TIME_STEP", "Z_OUT", "WorkCount", "deals_for_se", "run_rounds", "settle",
-           "solve_before"]
+__all__ = ["DEFAULT_SAMPLES", "FLIP_MAX", "FORECAST_FROM", "LAST_STEP", "PRECISION_START",
+           "RESOLVE_MIN", "ROUND", "SE_TARGET", "TIME_STEP", "Z_OUT", "WorkCount",
+           "decided_by_cap", "deals_for_se", "run_rounds", "settle", "solve_before"]
 
 LAST_STEP = 5
 """When only the best bid's P(make) keeps its search going (:func:`settle`), the next round
@@ -38,12 +40,24 @@ Z_OUT = 3.0
 """A row stops early only if its net EV is this many SEs of the paired difference below the
 best bid's (or passing's)."""
 
+FORECAST_FROM = 4 * ROUND
+"""The rounds may end before the cap (:func:`decided_by_cap`) from this many deals on."""
+
+FLIP_MAX = 0.01
+"""A contest is foregone when its leader would be behind at the cap with at most this
+predictive probability ..."""
+
+RESOLVE_MIN = 0.01
+"""... or when the cap would separate the two by ``Z_OUT`` SEs with at most this one: a tie
+that 300 deals would still report as a tie (statistically indistinguishable)."""
+
 PRECISION_START = 200
 """First chunk drawn by ``precision=`` mode."""
 
 PRECISION_MIN_STEP = 100  # precision mode draws at least this many more deals a round
 PRECISION_MARGIN = 1.1  # ... and 10% more than the SE seen so far says it needs
 BATCH_SHARE = 0.9  # a time-limited batch is sized to end within 90% of the time left
+_PHI = statistics.NormalDist().cdf
 
 
 class WorkCount:
@@ -81,27 +95,13 @@ def settle(stats: Sequence[CandidateStats], rec: Recommendation | None = None,
     Also returns, when only the best bid's P(make) stands in the way, the number of deals at
     which its SE would reach the target if the proportion stayed as it is (else 0): the next
     round need not go further (:func:`run_rounds`)."""
-    passing = _Value(rec.pass_value, rec.pass_terms) if rec is not None else _Value(0.0, None)
-    priced = [i for i, st in enumerate(stats)
-              if st.priced and st.candidate.rung_id not in others and not math.isnan(st.ev_net)]
-    b = max(priced, key=lambda i: stats[i].ev_net) if priced else None
-    bid_on_top = b is not None and stats[b].ev_net >= passing.value
-    ref = _Value(stats[b].ev_net, stats[b].net) if bid_on_top else passing
-    known = [p_make_se(st) <= SE_TARGET for st in stats]
-    good: list[bool] = []
-    for i, st in enumerate(stats):
-        if not st.priced:
-            good.append(known[i])
-        elif i == b and bid_on_top:
-            good.append(False)  # decided below, once every other row is
-        else:
-            good.append((known[i] or st.samples >= ROUND)
-                        and _ahead(ref, _Value(st.ev_net, st.net)))
+    v = _verdicts(stats, rec, others)
+    good, b = v.good, v.best
     wanted = 0
-    if bid_on_top and all(g for i, g in enumerate(good) if i != b):
+    if v.bid_on_top and all(g for i, g in enumerate(good) if i != b):
         st = stats[b]
-        if _ahead(_Value(st.ev_net, st.net), passing):
-            if known[b]:
+        if _ahead(_value(st), v.passing):
+            if v.known[b]:
                 good[b] = True
             else:
                 wanted = deals_for_se(st.p_make, st.samples,
@@ -113,6 +113,32 @@ def settle(stats: Sequence[CandidateStats], rec: Recommendation | None = None,
     return {k for k, v in ok.items() if v}, wanted
 
 
+def decided_by_cap(stats: Sequence[CandidateStats], rec: Recommendation | None,
+                   others: frozenset[str], n: int, cap: int = DEFAULT_SAMPLES) -> bool:
+    """Whether the rounds may end at ``n`` deals, before the cap, because no contest left
+    can change the answer. Every row that :func:`settle` leaves open must have its P(make)
+    known within :data:`SE_TARGET` (a rung within reach of the decision keeps that precision),
+    and each open contest (the reference against a row, the best bid against passing) must
+    be decided in all but name: by the cap, the leader would fall behind with a predictive
+    probability of at most :data:`FLIP_MAX`, or the difference would reach ``Z_OUT`` SEs
+    with one of at most :data:`RESOLVE_MIN` (a tie that the cap would still call a tie).
+    Not before :data:`FORECAST_FROM` deals."""
+    if n < FORECAST_FROM or n >= cap:
+        return False
+    v = _verdicts(stats, rec, others)
+    contests: list[tuple[_Value, _Value]] = []
+    for i, st in enumerate(stats):
+        if v.good[i]:
+            continue
+        if not v.known[i] or not st.priced or st.net is None:
+            return False
+        if i == v.best and v.bid_on_top:
+            contests.append((v.ref, v.passing))
+        else:
+            contests.append((v.ref, _value(st)))
+    return bool(contests) and all(_foregone(hi, lo, n, cap) for hi, lo in contests)
+
+
 class _Value(NamedTuple):
     """A net EV and its per-deal terms (None for a fixed value, such as a rule file's pass)."""
 
@@ -120,15 +146,78 @@ class _Value(NamedTuple):
     terms: np.ndarray | None
 
 
-def _ahead(hi: _Value, lo: _Value) -> bool:
-    """Is ``hi`` more than :data:`Z_OUT` SEs of the paired difference above ``lo``? The two
-    share their deals (common random numbers): their covariance narrows the difference."""
+def _value(st: CandidateStats) -> _Value:
+    return _Value(st.ev_net, st.net)
+
+
+class _Verdicts(NamedTuple):
+    """Each row's standing against the reference (:func:`settle`): ``good`` (settled, the
+    best bid's own row left False), ``known`` (P(make) within the target), the best priced
+    row's index ``best`` (None: none), whether it is worth more than passing, the
+    reference's value and passing's."""
+
+    good: list[bool]
+    known: list[bool]
+    best: int | None
+    bid_on_top: bool
+    ref: _Value
+    passing: _Value
+
+
+def _verdicts(stats: Sequence[CandidateStats], rec: Recommendation | None,
+              others: frozenset[str]) -> _Verdicts:
+    passing = _Value(rec.pass_value, rec.pass_terms) if rec is not None else _Value(0.0, None)
+    priced = [i for i, st in enumerate(stats)
+              if st.priced and st.candidate.rung_id not in others and not math.isnan(st.ev_net)]
+    b = max(priced, key=lambda i: stats[i].ev_net) if priced else None
+    bid_on_top = b is not None and stats[b].ev_net >= passing.value
+    ref = _value(stats[b]) if b is not None and bid_on_top else passing
+    known = [p_make_se(st) <= SE_TARGET for st in stats]
+    good: list[bool] = []
+    for i, st in enumerate(stats):
+        if not st.priced:
+            good.append(known[i])
+        elif i == b and bid_on_top:
+            good.append(False)  # decided by settle, once every other row is
+        else:
+            good.append((known[i] or st.samples >= ROUND) and _ahead(ref, _value(st)))
+    return _Verdicts(good, known, b, bid_on_top, ref, passing)
+
+
+def _gap(hi: _Value, lo: _Value) -> tuple[float, float]:
+    """``hi``'s lead over ``lo`` and its SE: the SE of the paired difference when both have
+    per-deal terms (they share their deals, common random numbers: the covariance narrows
+    it), else the one with terms' own SE (0 when neither has any)."""
     if hi.terms is None or lo.terms is None:
         terms = hi.terms if lo.terms is None else lo.terms
         s = se(terms) if terms is not None else 0.0
     else:
         s = diff_se(hi.terms, lo.terms)
-    return not math.isnan(s) and hi.value - lo.value > Z_OUT * s
+    return hi.value - lo.value, s
+
+
+def _ahead(hi: _Value, lo: _Value) -> bool:
+    """Is ``hi`` more than :data:`Z_OUT` SEs of the paired difference above ``lo``?"""
+    d, s = _gap(hi, lo)
+    return not math.isnan(s) and d > Z_OUT * s
+
+
+def _foregone(hi: _Value, lo: _Value, n: int, cap: int) -> bool:
+    """Would ``cap`` deals leave the contest where ``n`` leave it? The difference at the cap
+    averages the ``n`` seen and the ``cap - n`` to come; with the mean unknown (flat prior),
+    its predictive SD is ``s * sqrt((cap - n) / cap)`` around today's ``d``. Foregone if it
+    changes sign with probability at most :data:`FLIP_MAX`, or passes ``Z_OUT`` SEs of the
+    cap's difference (either way) with one of at most :data:`RESOLVE_MIN`."""
+    d, s = _gap(hi, lo)
+    if math.isnan(s):
+        return False
+    if s == 0.0:
+        return True
+    spread = s * math.sqrt((cap - n) / cap)
+    bar = Z_OUT * s * math.sqrt(n / cap)  # Z_OUT SEs of the difference on ``cap`` deals
+    flip = _PHI(-d / spread)
+    resolve = _PHI((d - bar) / spread) + _PHI((-bar - d) / spread)
+    return flip <= FLIP_MAX or resolve <= RESOLVE_MIN
 
 
 def no_bids(result: Evaluation) -> frozenset[str]:
@@ -247,6 +336,10 @@ def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler
         if active:
             continue
         active = [k for k in solver.keys if k not in settled]
+        if precision is None and active and decided_by_cap(result.stats, rec,
+                                                           no_bids(result), m, cap):
+            result.foregone = True
+            break
         size = _next_size(result, active, m, cap, wanted, precision)
         if size is None:
             break
