@@ -102,8 +102,9 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool) -> l
     if ev.foregone and not ev.time_limited:
         notes.append(f"the sampling ended at {samples_drawn} deals, before "
                      f"{DEFAULT_SAMPLES}: every rung still open had its P(make) known within "
-                     f"{SE_TARGET}, and {DEFAULT_SAMPLES} deals would, all but surely, neither "
-                     "reverse the order of the bids left in contest nor tell a tie apart")
+                     f"{SE_TARGET}, and {DEFAULT_SAMPLES} deals would all but surely not "
+                     "change the answer: each contest left was a lead they would not reverse "
+                     "or a tie they would not tell apart")
     if ev.time_limited:
         notes.append(f"stopped by the time limit ({s.max_time:g} s) after {samples_drawn} "
                      "samples (the searches under way stopped where they were, so some rows "

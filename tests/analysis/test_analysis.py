@@ -514,3 +514,22 @@ def test_progress_callback_counts_deal_solves():
     a = analyze(MIXED, samples=4, seed=1, progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1][0] == seen[-1][1] == a.solves
     assert all(d1 <= d2 for (d1, _), (d2, _) in zip(seen, seen[1:], strict=False))
+
+
+@pytest.mark.slow
+def test_a_tie_ends_before_the_cap_when_the_cap_could_not_change_it():
+    """`J2.54.AKT9854.QT`: Six and Boston in diamonds are a true tie (about 37 counters each).
+    The forecast (rounds.decided_by_cap) ends the rounds before the cap, with the tie
+    reported as such and the bid's P(make) known; the numbers are those of a fixed run on
+    the same deals, and the same on one thread."""
+    import boston_sim.analysis.rounds as an
+
+    hand = "J2.54.AKT9854.QT"
+    a = analyze(hand, seed=0)
+    assert an.FORECAST_FROM <= a.samples < an.DEFAULT_SAMPLES
+    assert any(note.startswith(f"the sampling ended at {a.samples} deals") for note in a.notes)
+    assert a.indistinguishable
+    rec = a.rungs.set_index("rung").loc[a.recommended]
+    assert rec["p_make_se"] <= an.SE_TARGET and rec["samples"] == a.samples
+    _check_stopped_rows(an, a, hand, 0)
+    assert analyze(hand, seed=0, threads=1).table.equals(a.table)

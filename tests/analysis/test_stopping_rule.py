@@ -10,8 +10,15 @@ import pytest
 
 from boston_sim.analysis.evaluate import Recommendation
 from boston_sim.analysis.plan import Candidate, SolveKey
-from boston_sim.analysis.rounds import (DEFAULT_SAMPLES, FORECAST_FROM, ROUND, SE_TARGET, Z_OUT,
-                                        decided_by_cap, settle)
+from boston_sim.analysis.rounds import (
+    DEFAULT_SAMPLES,
+    FORECAST_FROM,
+    ROUND,
+    SE_TARGET,
+    Z_OUT,
+    decided_by_cap,
+    settle,
+)
 from boston_sim.analysis.statistics import CandidateStats, ac_se, se
 
 FIXED_PASS = Recommendation(pass_value=0.0)  # a rule file's pass value: no terms
