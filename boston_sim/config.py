@@ -58,6 +58,13 @@ TIME_STEP: int = 2
 # work about 5x (docs/PERFORMANCE.md). 1 counts every deal. BOSTON_SIM_FAIL_COUNT_RATE overrides.
 FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "0.1"))
 
+# Misère searches past this many expanded nodes (an escape proof, nearly always: a catch is
+# found sooner) are searched to the end only on a random share of their deals, the others
+# entering at those deals' mean (the estimates stay unbiased, see analysis/statistics).
+# 1 searches every one to the end. BOSTON_SIM_MISERE_COUNT_RATE overrides the share.
+MISERE_NODE_BUDGET: int = 500_000
+MISERE_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_MISERE_COUNT_RATE", "0.25"))
+
 # Control variates (analysis/control.py): each row's estimates are adjusted by the regression
 # on how the trump suit splits among the unseen hands, whose exact law is known, so the same
 # SE needs fewer deals. BOSTON_SIM_CONTROL_VARIATES=0 switches it off (for comparisons).

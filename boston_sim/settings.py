@@ -22,6 +22,8 @@ from .config import (
     DEFAULT_SEAT,
     FAIL_COUNT_RATE,
     MAX_SAMPLES,
+    MISERE_COUNT_RATE,
+    MISERE_NODE_BUDGET,
 )
 from .errors import BostonSimError
 
@@ -73,6 +75,9 @@ class AnalysisSettings:
     ``fail_count_rate``: in a trick search whose deals mostly fail its lowest target, the
     share of the failed deals past its first few whose trick count is searched (the others
     only answered "fewer than the lowest target"); 1 counts them all.
+    ``misere_count_rate``: the share of the misère searches past ``misere_node_budget``
+    expanded nodes that are searched to the end (the others enter at their mean); 1 searches
+    every one to the end.
     ``control_variates``: adjust every row's estimates by the regression on the deal's
     trump split, whose exact law is known (:mod:`boston_sim.analysis.control`): the same
     SEs from fewer deals; False for the plain means (and no such adjustment is made under
@@ -99,6 +104,8 @@ class AnalysisSettings:
     misere_tricks: str = "bool"
     max_time: float | None = None
     fail_count_rate: float = FAIL_COUNT_RATE
+    misere_count_rate: float = MISERE_COUNT_RATE
+    misere_node_budget: int = MISERE_NODE_BUDGET
     control_variates: bool = CONTROL_VARIATES
     bracket: bool = False
     bracket_deals: int = BRACKET_DEALS

@@ -72,7 +72,8 @@ def _settings_of(settings: Any, args: tuple[Any, ...], overrides: dict[str, Any]
     return AnalysisSettings.build(settings, **overrides)
 
 
-def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool) -> list[str]:
+def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool,
+           misere_skipped: int = 0) -> list[str]:
     """The footnotes of a result: how the misères were searched, what the model leaves out,
     whether the sampling stopped early, was cut by the time limit or missed its precision."""
     s, rs, ctx = p.settings, p.rules, p.context
@@ -87,6 +88,12 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool) -> l
                      f"{s.fail_count_rate:.0%} of the later ones had their tricks counted; "
                      "the estimates stay unbiased and their SEs include it "
                      "(BOSTON_SIM_FAIL_COUNT_RATE=1 counts every deal)")
+    if misere_skipped:
+        notes.append(f"misère searches that ran past {s.misere_node_budget:,} nodes (escape "
+                     f"proofs, nearly always) were searched to the end on a random "
+                     f"{s.misere_count_rate:.0%} of their deals ({misere_skipped} not), the "
+                     "others entering at those deals' mean; the estimates stay unbiased and "
+                     "their SEs include it (BOSTON_SIM_MISERE_COUNT_RATE=1 ends every one)")
     if ctx.get("junior") is not None and ctx.get("junior") == ctx.get("senior"):
         notes.append("the turn-up is the senior suit: no junior rungs this deal, only senior "
                      "purchases (A-43)")
@@ -152,7 +159,8 @@ def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
         constraints=[c.describe() for c in p.constraints],
         risk_threshold=float(s.risk_threshold), precision=s.precision, elapsed=elapsed,
         solves=solver.solves, value_searches=solver.value_searches,
-        notes=_notes(p, ev, m, any(solver.two_phase.values())), max_time=s.max_time,
+        notes=_notes(p, ev, m, any(solver.two_phase.values()), solver.misere_skipped),
+        max_time=s.max_time,
         pass_value=r.pass_value, pass_model=p.rules.pass_model, outcomes=ev.outcomes,
         pass_value_se=r.pass_value_se, all_pass_model=p.rules.all_pass_model,
         time_limited=bool(ev.time_limited), settings=s, deals=solver.deals,
@@ -188,7 +196,8 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
     with _numba_threads(s.threads), _work_count(progress) as count:
         solver = Solver([c.key for c in cands], p.declarer, tick=count.advance,
                         misere_tricks=s.misere_tricks, floors=trick_floors(p.rules, cands),
-                        fail_rate=s.fail_count_rate, seed=s.seed)
+                        fail_rate=s.fail_count_rate, seed=s.seed,
+                        misere_budget=s.misere_node_budget, misere_rate=s.misere_count_rate)
 
         passing = PassEstimator(p.rules, p.declarer)
         controls = controls_for(sampler, s.control_variates)
@@ -198,7 +207,8 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
             n = max((len(v) for v in solver.results.values()), default=len(solver.deals))
             return evaluate(p.rules, cands, solver.results, p.context, p.mask,
                             s.risk_threshold, s.partner, solver.rates,
-                            passing.value(solver.deals, n), controls, solver.deals)
+                            passing.value(solver.deals, n), controls, solver.deals,
+                            solver.strata)
 
         if s.samples is not None:
             # a fixed number of samples: every search on every sample

@@ -134,14 +134,14 @@ def candidate_payments(rs: RuleSet, rung: Any, c: Candidate, ctx: Mapping[str, A
 
 def _solved(rs: RuleSet, rung: Any, c: Candidate, t: np.ndarray, ctx: Mapping[str, Any],
             hand: int, floor: int, q: float | np.ndarray,
-            xc: np.ndarray | None = None) -> Solved:
+            xc: np.ndarray | None = None, stratum: np.ndarray | None = None) -> Solved:
     """One candidate's solved deals under the rule set's payments (``floor``, ``q``: its
     search's lowest target and share of failures counted, :mod:`.statistics`; ``xc``: their
-    centred control features)."""
+    centred control features; ``stratum``: a misère's deals past the node budget)."""
     pay, net = candidate_payments(rs, rung, c, ctx, hand)
     trump_arg = c.trump if rung.trump != "none" else None
     suit_rank = rs.suit_rank(trump_arg, ctx) if trump_arg else -1
-    return Solved(c, t, pay, net, rung.success_vector(), suit_rank, floor, q, xc)
+    return Solved(c, t, pay, net, rung.success_vector(), suit_rank, floor, q, xc, stratum)
 
 
 def _describe(c: Candidate) -> str:
@@ -210,13 +210,16 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
              ctx: Mapping[str, Any], hand: int, threshold: float, partner: str,
              rates: Mapping[SolveKey, np.ndarray] | None = None,
              pass_est: PassValue | None = None, controls: Controls | None = None,
-             deals: np.ndarray | None = None) -> Evaluation:
+             deals: np.ndarray | None = None,
+             strata: Mapping[SolveKey, np.ndarray] | None = None) -> Evaluation:
     """Score every candidate (each on the samples its search has solved: ``results``),
     choose trumps and discards ex ante, recommend a bid. ``rates``: each trick search's
     per-deal share of failures counted (:class:`~boston_sim.analysis.solving.Solver`;
     missing: every count known). ``pass_est``: the value of passing (missing: the rule
     file's fixed value). ``controls`` and the pool's ``deals``: adjust the estimates by
-    control variates (:mod:`.control`; missing: none)."""
+    control variates (:mod:`.control`; missing: none). ``strata``: per misère search, its
+    deals past the node budget, of which only some were searched to the end (missing: none).
+    """
     ev = Evaluation(rows=[], tricks={}, payoffs={}, stats=[], recommendation=Recommendation())
     floors = trick_floors(rs, cands)
     by_rung: dict[str, list[Candidate]] = {}
@@ -227,7 +230,8 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
         options = [_solved(rs, rung, c, results[c.key], ctx, hand, floors.get(c.key, 0),
                            _rates_of(rates, c.key, results[c.key]),
                            None if controls is None or deals is None else
-                           controls.centred(deals, c.strain, len(results[c.key])))
+                           controls.centred(deals, c.strain, len(results[c.key])),
+                           (strata or {}).get(c.key))
                    for c in by_rung.get(rung.id, [])]
         chosen_of[rung.id] = (_score_rung(ev, rs, rung, options, ctx, threshold, partner)
                               if options else None)

@@ -82,6 +82,15 @@ def check_solving(s: AnalysisSettings) -> None:
             and not isinstance(rate, bool) and 0 < rate <= 1):
         raise SamplingError("fail_count_rate must be in (0, 1]: the share of failed deals "
                             "whose trick count is searched")
+    rate = s.misere_count_rate
+    if not (isinstance(rate, (int, float, np.integer, np.floating))
+            and not isinstance(rate, bool) and 0 < rate <= 1):
+        raise SamplingError("misere_count_rate must be in (0, 1]: the share of misère "
+                            "searches past their node budget that are searched to the end")
+    budget = s.misere_node_budget
+    if not (isinstance(budget, (int, np.integer)) and not isinstance(budget, bool)
+            and budget >= 1):
+        raise SamplingError("misere_node_budget must be a whole number of nodes, at least 1")
 
 
 def _load_rules(s: AnalysisSettings, ctx: dict[str, Any]) -> RuleSet:

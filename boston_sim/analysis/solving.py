@@ -25,6 +25,7 @@ import numpy as np
 from ..cards import boston_card_transform
 from ..config import TWO_PHASE_MIN_FAIL_SHARE
 from ..sampler import Samples, nth_card
+from ..solver import JOB_WIDTH
 from .plan import SolveKey
 
 PILOT = 8
@@ -35,18 +36,22 @@ mean is then never missing, and the few first counts steady its variance estimat
 
 NO_TRICK = 0  # the misère question: can the declarer take no trick?
 UNCOUNTED = -1  # a two-phase trick search's failed deal whose count was not searched
+# (and a misère deal past its node budget that was not searched to the end)
+SKIPPED = -3  # an answer's mark for a misère search past its budget not searched to the end
+J_BUDGET_COLUMN = 6  # the node budget's column in a solver job row
 FAIL_COUNT_STREAM = 0x6661696C  # the failures' coin flips: a random stream of their own
+MISERE_STREAM = 0x6D697365  # the coin flips of the misère searches past their budget
 PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
 SIDE_COLUMN = 2  # the side mask's column in a solver job row
-JOB_WIDTH = 6  # fields of a solver job row (solver.value_job, solver.question_job)
 
 
-def fail_count_uniforms(seed: int, n: int) -> np.ndarray:
+def fail_count_uniforms(seed: int, n: int, stream: int = FAIL_COUNT_STREAM) -> np.ndarray:
     """The uniforms ``u[i]`` of the pool's deals ``0..n-1``: a failed deal ``i`` of a
-    two-phase search is counted when ``u[i] < fail_rate``. They depend only on the seed and
-    the deal's index (a longer draw extends a shorter one), so neither the threads, nor the
-    rounds, nor the search changes which deals are counted."""
-    seq = np.random.SeedSequence([int(seed), FAIL_COUNT_STREAM])
+    two-phase search is counted when ``u[i] < fail_rate`` (with :data:`MISERE_STREAM`: a
+    misère deal past its node budget is searched to the end when ``u[i] < misere_rate``).
+    They depend only on the seed and the deal's index (a longer draw extends a shorter one),
+    so neither the threads, nor the rounds, nor the search changes which deals are counted."""
+    seq = np.random.SeedSequence([int(seed), stream])
     return np.random.Generator(np.random.PCG64(seq)).random(n)
 
 
@@ -111,7 +116,7 @@ class Solver:
     def __init__(self, keys: Sequence[SolveKey], declarer: int,
                  tick: Callable[[int], None] | None = None, misere_tricks: str = "bool",
                  floors: dict[SolveKey, int] | None = None, fail_rate: float = 1.0,
-                 seed: int = 0) -> None:
+                 seed: int = 0, misere_budget: int = 0, misere_rate: float = 1.0) -> None:
         from .. import solver  # numba: imported when an analysis runs, not with the package
 
         self._solver = solver
@@ -129,6 +134,13 @@ class Solver:
         self.two_phase: dict[SolveKey, bool] = {}  # the pilot's decision, once made
         self._answers: dict[SolveKey, np.ndarray] = {}  # "at least T?" of deals not yet counted
         self._u = np.empty(0)
+        self._mu = np.empty(0)
+        self.misere_budget = int(misere_budget) if misere_rate < 1 else 0
+        self.misere_rate = float(misere_rate)
+        # per misère key and solved deal: its search passed the node budget (the stratum
+        # of which only a random share is searched to the end)
+        self.hard: dict[SolveKey, np.ndarray] = {k: np.zeros(0, bool) for k in self.keys
+                                                 if k.mode == "zero"}
         self.deals = np.empty((0, 4), np.uint64)
         self.discards = np.empty((0, 4), np.uint64)
 
@@ -196,9 +208,10 @@ class Solver:
             if self._counts_misere():
                 row = s.value_job(key.strain, key.leader, key.side_mask, "min")
             else:
-                # boolean search: 0 tricks if he can lose every trick, else recorded as 1
+                # boolean search: 0 tricks if he can lose every trick, else recorded as 1;
+                # past its node budget, searched to the end only if its coin says so
                 row = s.question_job(key.strain, key.leader, key.side_mask, "at_most",
-                                          NO_TRICK)
+                                     NO_TRICK, self.misere_budget)
         else:
             # "exactly target" (Piccolissimo): a yes/no search; a success is recorded as
             # ``target`` tricks, a failure as 0 (the count is not searched)
@@ -207,28 +220,78 @@ class Solver:
         return row, todo
 
     def _record(self, key: SolveKey, todo: np.ndarray, ans: np.ndarray,
-                res: np.ndarray) -> None:
+                res: np.ndarray, over: np.ndarray | None = None) -> None:
         """Store a key's answers; a time limit's unsolved jobs (-1) cut its results at the
-        first one, so that every key keeps a prefix of the pool."""
-        gave_up = np.flatnonzero(ans < 0)
+        first one, so that every key keeps a prefix of the pool. A misère search past its
+        node budget that was not searched to the end (:data:`SKIPPED`) is recorded as
+        :data:`UNCOUNTED`, and every one past the budget (``over``, by job) joins the key's
+        :attr:`hard` deals."""
+        hard = np.zeros(len(res), bool)
+        if over is not None:
+            hard[todo] = over
+        gave_up = np.flatnonzero(ans == -1)
         if len(gave_up):
             cut = todo[gave_up[0]]
             keep = todo < cut
-            todo, ans, res = todo[keep], ans[keep], res[:cut]
+            todo, ans, res, hard = todo[keep], ans[keep], res[:cut], hard[:cut]
         if key.mode == "at_least" or (key.mode == "zero" and self._counts_misere()):
             res[todo] = ans
         elif key.mode == "zero":
-            res[todo] = 1 - ans  # he can lose every trick: 0, else recorded as 1
+            # he can lose every trick: 0, else recorded as 1
+            res[todo] = np.where(ans == SKIPPED, UNCOUNTED, 1 - ans)
+            self.hard[key] = np.concatenate([self.hard[key], hard])
         else:
             res[todo] = np.where(ans == 1, key.target, 0)
         self.results[key] = np.concatenate([self.results[key], res])
         self.solves += len(res)
 
+    def _finish_misere(self, batch: _Batch, out: np.ndarray,
+                       deadline: float | None) -> dict[int, np.ndarray]:
+        """The misère searches of ``batch`` that passed their node budget: those whose coin
+        (:func:`fail_count_uniforms`, :data:`MISERE_STREAM`) falls below ``misere_rate`` are
+        searched to the end in one more batch, the others marked :data:`SKIPPED` (the answers
+        are written in ``out``). Returns, per span of ``batch`` that had any, which of its
+        jobs passed the budget."""
+        s = self._solver
+        finish = _Batch()
+        over_of: dict[int, np.ndarray] = {}
+        for j, (key, lo, todo, _) in enumerate(batch.spans):
+            ans = out[lo : lo + len(todo)]
+            over = np.flatnonzero(ans == s.OVER_BUDGET)
+            if key.mode != "zero" or not len(over):
+                continue
+            first = len(self.results[key])  # the pool index of the span's deal 0
+            u = self.misere_uniforms(first + int(todo[over].max()) + 1)[first + todo[over]]
+            ans[over[u >= self.misere_rate]] = SKIPPED
+            picked = over[u < self.misere_rate]
+            rows = np.array(batch.jobs[j][picked])
+            rows[:, J_BUDGET_COLUMN] = 0
+            finish.add(key, batch.hands[j], rows, picked, np.empty(0, np.int8))
+            over_of[j] = np.isin(np.arange(len(todo)), over)
+        if finish.size:
+            done = finish.run(s, deadline, lambda n: None)
+            for (_, flo, sel, _), j in zip(finish.spans, over_of, strict=True):
+                lo = batch.spans[j][1]
+                out[lo + sel] = done[flo : flo + len(sel)]
+        return over_of
+
+    @property
+    def strata(self) -> dict[SolveKey, np.ndarray]:
+        """Per misère key that has any, its solved deals past the node budget."""
+        return {k: h for k, h in self.hard.items() if h.any()}
+
+    @property
+    def misere_skipped(self) -> int:
+        """Misère searches past their budget that were not searched to the end."""
+        return sum(int((self.results[k][h] < 0).sum()) for k, h in self.hard.items())
+
     @property
     def rates(self) -> dict[SolveKey, np.ndarray]:
         """Per key and solved deal, the share of its failures counted exactly: 1 for a search
         that counts every deal, else the two-phase search's counted failures over its
-        failures (the ratio estimate's sampling fraction, :mod:`.statistics`)."""
+        failures (the ratio estimate's sampling fraction, :mod:`.statistics`); for a misère
+        search's deals past the node budget (:attr:`strata`), the share of them searched to
+        the end."""
         out = {}
         for key, t in self.results.items():
             q = 1.0
@@ -237,6 +300,9 @@ class Solver:
                 if failed.any():
                     q = float((failed & (t >= 0)).sum() / failed.sum())
             out[key] = np.full(len(t), q)
+            hard = self.hard.get(key)
+            if hard is not None and hard.any():
+                out[key] = np.where(hard, (hard & (t >= 0)).sum() / hard.sum(), 1.0)
         return out
 
     def _may_go_two_phase(self, key: SolveKey) -> bool:
@@ -247,6 +313,13 @@ class Solver:
         if len(self._u) < n:
             self._u = fail_count_uniforms(self.seed, max(n, 2 * len(self._u)))
         return self._u[:n]
+
+    def misere_uniforms(self, n: int) -> np.ndarray:
+        """The misère searches' coins (:data:`MISERE_STREAM`) of the first ``n`` deals."""
+        if len(self._mu) < n:
+            self._mu = fail_count_uniforms(self.seed, max(n, 2 * len(self._mu)),
+                                           MISERE_STREAM)
+        return self._mu[:n]
 
     def _ask(self, keys: Sequence[SolveKey], n: int, deadline: float | None) -> None:
         """Ask "at least T?" of each key's deals up to the ``n``-th not yet answered, in one
@@ -346,7 +419,8 @@ class Solver:
             if not self.two_phase.get(key):
                 self._add_exact(key, n, batch)
         out = batch.run(self._solver, deadline, self.tick)
-        for key, lo, todo, res in batch.spans:
+        over = self._finish_misere(batch, out, deadline)
+        for j, (key, lo, todo, res) in enumerate(batch.spans):
             if key.mode == "at_least":
                 self.value_searches += len(todo)
-            self._record(key, todo, out[lo : lo + len(todo)], res)
+            self._record(key, todo, out[lo : lo + len(todo)], res, over.get(j))

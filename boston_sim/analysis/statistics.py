@@ -90,38 +90,51 @@ def all_exact(q: float | np.ndarray) -> bool:
     return bool(np.all(np.asarray(q) >= 1))
 
 
-def sample_weights(t: np.ndarray, floor: int,
-                   q: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _sampled(t: np.ndarray, floor: int, stratum: np.ndarray | None) -> tuple[np.ndarray, int]:
+    """The deals of the subsampled stratum (the failures ``t < floor``, or ``stratum``) and
+    the count that stands for them while none of them is known (``floor - 1``, or a misère's
+    made count 0)."""
+    if stratum is None:
+        return t < floor, floor - 1
+    return np.asarray(stratum, bool), 0
+
+
+def sample_weights(t: np.ndarray, floor: int, q: float | np.ndarray,
+                   stratum: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The weighted empirical distribution of a two-phase search's tricks: each deal's count
     and weight. A make weighs 1; the counted failures share the failures' exact mass (each
     weighs failures / counted; an uncounted failure 0), as in the ratio estimate of the EV;
-    when none was counted, the failures lie at ``floor - 1``. All 1 when ``q`` = 1."""
+    when none was counted, the failures lie at ``floor - 1``. All 1 when ``q`` = 1.
+    ``stratum``: the subsampled deals when they are not the failures (a misère's searches
+    past their node budget), which lie at 0 tricks (made) while none is known."""
     if all_exact(q):
         return t, np.ones(len(t))
-    failed = t < floor
+    failed, fallback = _sampled(t, floor, stratum)
     counted = failed & (t >= 0)
     k = int(counted.sum())
     if k == 0:
-        return np.where(failed, floor - 1, t), np.ones(len(t))
+        return np.where(failed, fallback, t), np.ones(len(t))
     return t, np.where(failed, np.where(counted, failed.sum() / k, 0.0), 1.0)
 
 
 def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int,
-                    q: float | np.ndarray) -> np.ndarray:
+                    q: float | np.ndarray, stratum: np.ndarray | None = None) -> np.ndarray:
     """The terms ``y`` whose mean estimates ``E[values[t]]`` (module docstring); ``q``: one
-    rate, or each deal's. With every ``q_i`` = 1 every count is known and ``y = values[t]``."""
+    rate, or each deal's. With every ``q_i`` = 1 every count is known and ``y = values[t]``.
+    ``stratum``: as :func:`sample_weights`."""
     f = values[np.maximum(t, 0)].astype(float)
     if all_exact(q):
         return f
     q = np.broadcast_to(np.asarray(q, float), t.shape)
-    counted = (t >= 0) & (t < floor)
+    sampled, fallback = _sampled(t, floor, stratum)
+    counted = (t >= 0) & sampled
     k = int(counted.sum())
     total = float(f[counted].sum())
     others = np.where(counted, k - 1, k)
     with np.errstate(divide="ignore", invalid="ignore"):
         c = np.where(others > 0, (total - np.where(counted, f, 0.0)) / others,
-                     float(values[floor - 1]))
-    return np.where(t >= floor, f, np.where(counted, c + (f - c) / q, c))
+                     float(values[fallback]))
+        return np.where(~sampled, f, np.where(counted, c + (f - c) / q, c))
 
 
 def weighted_cvar(x: np.ndarray, w: np.ndarray, tail: float) -> float:
@@ -144,23 +157,35 @@ class Solved:
 
     def __init__(self, cand: Candidate, t: np.ndarray, pay: np.ndarray, net: np.ndarray,
                  ok: np.ndarray, suit_rank: int = -1, floor: int = 0,
-                 q: float | np.ndarray = 1.0, xc: np.ndarray | None = None) -> None:
+                 q: float | np.ndarray = 1.0, xc: np.ndarray | None = None,
+                 stratum: np.ndarray | None = None) -> None:
         self.cand, self.t, self.pay, self.net, self.ok = cand, t, pay, net, ok
         self.xc = xc
         self.suit_rank = suit_rank
         self.floor = floor
-        self.q = 1.0 if floor <= 0 else q
+        self.stratum = stratum
+        self.q = 1.0 if floor <= 0 and stratum is None else q
         self.exact = all_exact(self.q)
         self.priced = not np.isnan(net[:TRICK_COUNTS]).all()
-        tw, self.w = sample_weights(t, floor, self.q)
+        tw, self.w = sample_weights(t, floor, self.q, stratum)
         self.tw = np.maximum(tw, 0)  # an uncounted failure weighs 0: any count will do
 
     def __len__(self) -> int:
         return len(self.t)
 
+    @property
+    def sampled(self) -> np.ndarray:
+        """The deals of the subsampled stratum (:func:`sample_weights`)."""
+        return _sampled(self.t, self.floor, self.stratum)[0]
+
+    @property
+    def fallback(self) -> int:
+        """The count that stands for the stratum while none of its deals is known."""
+        return _sampled(self.t, self.floor, self.stratum)[1]
+
     def terms(self, values: np.ndarray) -> np.ndarray:
         """:func:`estimator_terms` of ``values`` over this candidate's deals."""
-        return estimator_terms(self.t, values, self.floor, self.q)
+        return estimator_terms(self.t, values, self.floor, self.q, self.stratum)
 
 
 Parts = list[tuple[Solved, np.ndarray]]
@@ -261,8 +286,8 @@ def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> No
     x = mix.gather(lambda s: s.net[s.tw])
     known = w > 0
     st.net_sample = (x[known], w[known])
-    # an uncounted failure weighs 0; were none counted, it would lie at floor - 1
-    x = np.where(known, x, mix.gather(lambda s: np.full(len(s), s.net[max(s.floor - 1, 0)])))
+    # an uncounted failure weighs 0; were none counted, it would lie at the fallback count
+    x = np.where(known, x, mix.gather(lambda s: np.full(len(s), s.net[max(s.fallback, 0)])))
     if all(s.exact for s, _ in mix.parts):
         k = max(1, math.ceil(CVAR_TAIL * len(net_s)))
         st.cvar5, tail = float(np.sort(net_s)[:k].mean()), k / len(net_s)
@@ -299,9 +324,9 @@ def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarr
     one whose SEs match the spread across seeds of exact and two-phase synthetic tails."""
     index = {id(s): i for i, (s, _) in enumerate(mix.parts)}
     part = mix.gather(lambda s: np.full(len(s), index[id(s)]))
-    t = mix.gather(lambda s: np.where(s.exact, TRICK_COUNTS, s.t))
-    floor = mix.gather(lambda s: np.full(len(s), s.floor))
-    kind = np.where((t >= floor) | (w > 0) & (t < 0), MADE,
+    t = mix.gather(lambda s: s.t)
+    sampled = mix.gather(lambda s: s.sampled & (not s.exact))
+    kind = np.where(~sampled | (w > 0) & (t < 0), MADE,
                     np.where(t >= 0, COUNTED, UNCOUNTED_FAIL))
     classes, inverse = np.unique(np.stack([part, kind, x], axis=1), axis=0,
                                  return_inverse=True)
@@ -323,7 +348,7 @@ def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarr
         k = drawn[:, counted].sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             unit[:, counted] = (fails / k)[:, None]
-        # a resample with no counted failure puts its failures at floor - 1 (weight 1)
+        # a resample with no counted failure puts its failures at the fallback (weight 1)
         unit[:, mine & (classes[:, 1] == UNCOUNTED_FAIL)] = (k == 0)[:, None]
     order = np.argsort(classes[:, 2], kind="stable")
     with np.errstate(invalid="ignore", divide="ignore"):

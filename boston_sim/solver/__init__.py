@@ -38,7 +38,10 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "solve_positions_target", "solve_positions_value",
            "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
-           "on_first_compile"]
+           "on_first_compile", "JOB_WIDTH", "OVER_BUDGET"]
+
+JOB_WIDTH = 7  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
+OVER_BUDGET = -2  # a yes/no job's answer when it passed its node budget
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
 MAX_TRICKS = 13  # a question about more tricks than a hand holds has no answer
@@ -375,24 +378,31 @@ def value_job(trump: int, leader: int, side_mask: int, mode: str = "max",
         raise SolverInputError(f"guess must be a number of tricks (-1: none), got "
                                f"{clip(repr(guess))}")
     _check_scalar(trump, leader, side_mask)
-    return (int(trump), int(leader), int(side_mask), 0, _MODES[mode], min(int(guess), 13))
+    return (int(trump), int(leader), int(side_mask), 0, _MODES[mode], min(int(guess), 13), 0)
 
 
 def question_job(trump: int, leader: int, side_mask: int, kind: str,
-                 target: int) -> tuple[int, ...]:
-    """A row for :func:`solve_jobs`: a yes/no question (as :func:`solve_batch_target`)."""
+                 target: int, budget: int = 0) -> tuple[int, ...]:
+    """A row for :func:`solve_jobs`: a yes/no question (as :func:`solve_batch_target`).
+    ``budget`` > 0: the search gives up once it has expanded more nodes than that, and the
+    job answers :data:`OVER_BUDGET` (a count of its own nodes: the same whatever the worker
+    or the thread count)."""
     k = _kind(kind)
     tgt = _target(target)
     _check_scalar(trump, leader, side_mask)
-    return (int(trump), int(leader), int(side_mask), 1, k, tgt)
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
+        raise SolverInputError(f"budget must be a number of nodes (0: none), got "
+                               f"{clip(repr(budget))}")
+    return (int(trump), int(leader), int(side_mask), 1, k, tgt, int(budget))
 
 
 def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None,
                progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Different games in one parallel batch: ``out[i]`` (int8) answers job ``jobs[i]`` (a row
     made by :func:`value_job` or :func:`question_job`) on deal ``hands[i]``: the tricks, or
-    1 / 0 for a question. One call balances the workers over all the games (a slow deal of
-    one game no longer leaves a worker idle while it waits for the next call).
+    1 / 0 for a question (:data:`OVER_BUDGET` for one that passed its node budget). One call
+    balances the workers over all the games (a slow deal of one game no longer leaves a worker
+    idle while it waits for the next call).
 
     ``deadline`` (a ``time.perf_counter()`` value): the searches still running then give up,
     and the jobs not yet started are skipped; their ``out`` is -1 (every other answer is
@@ -404,13 +414,14 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
     raised by ``progress``) makes them give up at once and is raised from here."""
     arr = _as_batch(hands)
     jb = np.ascontiguousarray(np.asarray(jobs, dtype=np.int64))
-    if jb.ndim != 2 or jb.shape != (arr.shape[0], 6):
-        raise SolverInputError(f"jobs must have shape ({arr.shape[0]}, 6), got {jb.shape}")
+    if jb.ndim != 2 or jb.shape != (arr.shape[0], JOB_WIDTH):
+        raise SolverInputError(f"jobs must have shape ({arr.shape[0]}, {JOB_WIDTH}), "
+                               f"got {jb.shape}")
     if jb.size:
         ok = ((jb[:, 0] >= 0) & (jb[:, 0] <= 4) & (jb[:, 1] >= 0) & (jb[:, 1] <= 3)
               & (jb[:, 2] >= 1) & (jb[:, 2] <= 14) & (jb[:, 3] >= 0) & (jb[:, 3] <= 1)
               & (jb[:, 4] >= 0) & (jb[:, 4] <= np.where(jb[:, 3] == 0, 1, 2)) & (jb[:, 5] >= -1)
-              & (jb[:, 5] <= 14))
+              & (jb[:, 5] <= 14) & (jb[:, 6] >= 0) & ((jb[:, 3] == 1) | (jb[:, 6] == 0)))
         if not ok.all():
             i = int(np.argmin(ok))
             raise SolverInputError(f"job {i} is not a row made by value_job / question_job: "

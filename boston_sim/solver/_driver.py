@@ -13,6 +13,7 @@ from numba import prange
 
 from ..cards import lane_hcp
 from ..config import JIT, JIT_PARALLEL
+from . import OVER_BUDGET
 from ._bits import fetch_add, popcount
 from ._jit import njit
 from ._layout import (
@@ -25,9 +26,11 @@ from ._layout import (
     MOVE_SLOTS,
     NT,
     P_ABORT,
+    P_BUDGET,
     P_COUNTMASK,
     P_EXACT,
     P_MAXMASK,
+    P_NODES,
     P_POOL,
     P_PROBE_NODES,
     P_SIZE,
@@ -53,6 +56,7 @@ J_SIDE = 2
 J_OP = 3  # OP_VALUE: tricks (J_ARG = mode, J_TARGET = first guess); OP_QUESTION: yes/no
 J_ARG = 4  # (J_ARG = kind, J_TARGET = target)
 J_TARGET = 5
+J_BUDGET = 6  # a question's node budget (0: none): past it the job answers OVER_BUDGET
 OP_VALUE = 0
 OP_QUESTION = 1
 
@@ -291,15 +295,21 @@ def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
                 out[i] = solve_value(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
                                      ttd, mv, fr, P)
             else:
+                budget = jobs[i, J_BUDGET]
+                P[P_BUDGET] = P[P_NODES] + budget if budget > 0 else I0
                 out[i] = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
                                         ttd, mv, fr, P)
+                if out[i] < 0 and budget > 0 and P[P_NODES] > P[P_BUDGET]:
+                    out[i] = OVER_BUDGET
+                P[P_BUDGET] = 0
         fetch_add(counter, 1, 1)
 
 
 @njit(**JIT_PARALLEL)
 def batch_jobs(lanes, jobs, out, counter, ttk, ttd, mv, fr, P):
     """``out[i]`` = the answer of job ``i`` (row ``jobs[i]``: game and question, see ``J_*``)
-    on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job; -1 for a job that
+    on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job, ``OVER_BUDGET`` for
+    a yes/no job that passed its node budget (its nodes alone decide that); -1 for a job that
     gave up because ``P[w, P_ABORT]`` was set (by another thread) while it ran, and for every
     job taken after that (a time limit; the flag is the caller's to clear). The one parallel
     kernel (every batch entry point calls it): one workspace (row of the stacked arrays from

@@ -43,7 +43,8 @@ P_PROBE = 10  # 1 + the ply of the innermost node whose child is being probed (0
 P_LIMIT = 11  # the smallest node limit of the running probes (checked when P_NODES passes it)
 P_PROBE_NODES = 12  # the first probing pass's node budget per move (PROBE_NODES; tests lower it)
 P_ABORT = 13  # set (by another thread, while a batch runs) to make every search give up
-P_SIZE = 14
+P_BUDGET = 14  # the node count (P_NODES) past which the running search gives up; 0: none
+P_SIZE = 15
 
 # per-ply frame fields of the explicit search stack ``fr``
 F_LEADER = 0

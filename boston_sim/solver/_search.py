@@ -44,6 +44,7 @@ from ._layout import (
     MOVE_SLOTS,
     NT,
     P_ABORT,
+    P_BUDGET,
     P_COUNTMASK,
     P_EXACT,
     P_LIMIT,
@@ -415,7 +416,8 @@ def _child_answered(hl, ttk, ttd, P, fr, mv, ply, val):
 @njit(**JIT_NONRT)
 def search(hl, ttk, ttd, mv, fr, P, leader, target):
     """Can the maximising seats make the counted tricks reach ``target``? 1 / 0, or -1 if
-    ``P[P_ABORT]`` was set while it ran (it gives up: a batch's time limit). (``leader`` on
+    ``P[P_ABORT]`` was set while it ran (it gives up: a batch's time limit) or its expanded
+    nodes passed ``P[P_BUDGET]`` (when not 0: a job's node budget). (``leader`` on
     lead at a trick boundary; ``hl`` is restored on return.) The body of every solver entry
     point.
 
@@ -451,6 +453,11 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
             if val < 0:
                 if (P[P_NODES] & ABORT_EVERY) == 0 and fetch_add(P, P_ABORT, I0) != 0:
                     # asked to give up (an atomic read: another thread sets it)
+                    _take_back(hl, fr, ply, I0)
+                    return -1
+                if P[P_BUDGET] != 0 and P[P_NODES] > P[P_BUDGET]:
+                    # over its node budget: checked at every node, so that where a search
+                    # stops depends on its own nodes only, not on the worker's earlier ones
                     _take_back(hl, fr, ply, I0)
                     return -1
                 if P[P_PROBE] > 0 and P[P_NODES] > P[P_LIMIT]:

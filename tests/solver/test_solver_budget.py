@@ -1,0 +1,80 @@
+"""Node budgets on yes/no jobs (``question_job(..., budget)``): a search that expands more
+nodes than its budget gives up and answers ``OVER_BUDGET``; one that needs fewer answers as
+without a budget. Where a search stops depends on its own nodes only, so the answers are the
+same whatever the thread count or the jobs run before it on the same worker."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boston_sim import solver
+from boston_sim.cards import parse_hand
+from boston_sim.sampler import Sampler
+from boston_sim.solver import OVER_BUDGET, SolverInputError, question_job, solve_jobs, value_job
+
+NT = 4
+HAND = "T9532.642.53.742"  # misère-like: its escape proofs run to millions of nodes
+BUDGET = 20_000
+
+
+def _deals(n: int, seed: int) -> np.ndarray:
+    return Sampler(parse_hand(HAND), 0, seed=seed).draw(n).deals
+
+
+def _misere(budget: int = 0) -> tuple[int, ...]:
+    return question_job(NT, 0, 1, "at_most", 0, budget)
+
+
+def _nodes_each(deals: np.ndarray) -> list[int]:
+    """Each deal's expanded nodes without a budget, one job at a time."""
+    out = []
+    for d in deals:
+        solver.reset_work_counters()
+        solve_jobs(d[None, :], np.array([_misere()]))
+        out.append(solver.work_counters().nodes)
+    return out
+
+
+def test_a_search_past_its_budget_gives_up_and_the_others_answer_as_without_one():
+    deals = _deals(24, 5)
+    full = solve_jobs(deals, np.tile(_misere(), (len(deals), 1)))
+    capped = solve_jobs(deals, np.tile(_misere(BUDGET), (len(deals), 1)))
+    nodes = _nodes_each(deals)
+    over = capped == OVER_BUDGET
+    assert over.any() and (~over).any(), "the set should have searches on both sides"
+    assert capped[~over].tolist() == full[~over].tolist()
+    assert all(n > BUDGET for n, o in zip(nodes, over, strict=True) if o)
+    assert all(n <= BUDGET for n, o in zip(nodes, over, strict=True) if not o)
+
+
+def test_where_a_search_stops_does_not_depend_on_the_worker_or_its_earlier_jobs():
+    deals = _deals(16, 6)
+    rows = np.tile(_misere(BUDGET), (len(deals), 1))
+    alone = solve_jobs(deals, rows)
+    # the same jobs behind other work (a worker's node count no longer starts at a round
+    # number), in reverse order, on one thread and on two
+    before = _deals(5, 7)
+    mixed_deals = np.concatenate([before, deals[::-1]])
+    mixed_rows = np.concatenate([np.tile(value_job(NT, 0, 1, "max"), (5, 1)), rows[::-1]])
+    import numba
+
+    for threads in (1, 2):
+        old = numba.get_num_threads()
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        try:
+            got = solve_jobs(mixed_deals, mixed_rows)[5:][::-1]
+        finally:
+            numba.set_num_threads(old)
+        assert got.tolist() == alone.tolist()
+
+
+def test_budgets_are_checked_where_jobs_are_made():
+    with pytest.raises(SolverInputError, match="budget"):
+        question_job(NT, 0, 1, "at_most", 0, -1)
+    with pytest.raises(SolverInputError, match="budget"):
+        question_job(NT, 0, 1, "at_most", 0, True)
+    row = np.array(value_job(NT, 0, 1, "max"))
+    row[-1] = 1000  # a value job takes no budget
+    with pytest.raises(SolverInputError, match="not a row"):
+        solve_jobs(_deals(1, 1), row[None, :])
