@@ -180,9 +180,11 @@ def _run_dask(jobs: Iterable[Job], address: str,
         ) from None
     try:
         client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as e:  # ValueError: not an address
+    except Exception as e:  # noqa: BLE001 (ValueError: not an address; under load
+        # distributed has also failed with a bare AssertionError: any failure to connect is
+        # the user's address or network, reported in one line)
         raise BostonSimError(f"cannot reach the Dask scheduler at {clip(address)}: "
-                             f"{clip_words(str(e))}") from None
+                             f"{clip_words(str(e)) or type(e).__name__}") from None
     try:
         n = max(1, sum(client.nthreads().values()))
         window = JOBS_PER_WORKER * n

@@ -4,7 +4,8 @@ which the recommended bid fails, as four hands.
 
 A deal's result for a rung is the one the analysis used: tricks for a trick contract (a
 failure whose count was not searched reads ``fewer than N``), made or failed for a yes/no
-search (misère, Piccolissimo)."""
+search (misère, Piccolissimo; a misère search past its node budget that was not searched to
+the end reads ``undecided``)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ CONTENDERS = 3
 
 DEALER = "W"  # the analysis deals with the dealer at W (cards.py)
 PBN_EVENT = "boston-sim sampled deals"
-_UNKNOWN_COUNT = -1  # a failure whose trick count was not searched (analysis.tricks)
+_UNKNOWN_COUNT = -1  # a failure whose trick count was not searched (analysis.tricks), or a
+# misère search past its node budget not searched to the end
 
 
 def _tag(name: str) -> str:
@@ -64,13 +66,18 @@ def made(row: dict[str, Any], tricks: np.ndarray) -> np.ndarray:
     return tricks >= row["target"]
 
 
+def known(row: dict[str, Any], tricks: np.ndarray) -> np.ndarray:
+    """Whether each deal's outcome is known (a yes/no search may have been left undecided)."""
+    return (tricks != _UNKNOWN_COUNT) | (row["kind"] == "at_least")
+
+
 def result_text(row: dict[str, Any], tricks: int) -> str:
-    """One deal's result for one rung, e.g. ``S 7 made`` or ``NT failed``."""
+    """One deal's result for one rung, e.g. ``S 7 made``, ``NT failed`` or ``NT undecided``."""
     ok = bool(made(row, np.array([tricks]))[0])
     outcome = "made" if ok else "failed"
     strain = "NT" if is_missing(row["trump"]) else str(row["trump"])
     if row["kind"] != "at_least":
-        return f"{strain} {outcome}"
+        return f"{strain} {outcome if known(row, np.array([tricks]))[0] else 'undecided'}"
     count = f"<{row['target']}" if tricks == _UNKNOWN_COUNT else str(tricks)
     return f"{strain} {count} {outcome}"
 
@@ -111,8 +118,10 @@ def failure_lines(a: Analysis, n: int) -> list[str]:
     t = rung_tricks(a, row)
     if t is None:
         return []
-    failed = np.flatnonzero(~made(row, t))
+    failed = np.flatnonzero(~made(row, t) & known(row, t))
+    undecided = int((~known(row, t)).sum())
     out = [f"{row['name']} fails on {len(failed)} of {len(t)} deals"
+           + (f" ({undecided} undecided: searched past the node budget)" if undecided else "")
            + (f"; the first {min(n, len(failed))}:" if len(failed) else "")]
     decl = _declarer(a)
     for i in failed[:n]:

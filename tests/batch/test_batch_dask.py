@@ -51,3 +51,21 @@ def test_dask_failures_are_reported_not_raised(tmp_path: Path, scheduler: str) -
     assert (s.done, s.failed) == (1, 1)
     first = json.loads(Path(s.errors).read_text().splitlines()[0])  # JSON Lines, as r.jsonl
     assert (first["line"], first["hand_id"]) == (2, 1)
+
+
+def test_any_failure_to_reach_the_scheduler_is_one_line(tmp_path: Path, monkeypatch) -> None:
+    """distributed may fail to connect with errors of its own (a bare AssertionError was seen
+    under load): each becomes the project's one-line error, never a traceback."""
+    from boston_sim.errors import BostonSimError
+
+    src = tmp_path / "hands.txt"
+    src.write_text("AKQJT98.AK.A2.32 | eldest\n")
+
+    def broken(*args, **kwargs):
+        raise AssertionError
+
+    monkeypatch.setattr(distributed, "Client", broken)
+    with pytest.raises(BostonSimError, match="cannot reach the Dask scheduler at host:1: "
+                                             "AssertionError"):
+        run_batch(src, tmp_path / "r.csv", scheduler="host:1", samples=2, rules=str(QUICK),
+                  turnup="H2")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -70,3 +71,16 @@ def test_contenders_put_the_recommended_bid_first():
     a = analyze(HAND, samples=6, seed=1)
     rows = contenders(a)
     assert rows[0]["rung"] == a.recommended and len(rows) == 3
+
+
+def test_a_misere_deal_left_undecided_reads_so_and_is_no_failure():
+    """A misère search past its node budget that was not searched to the end (-1) is
+    neither made nor failed: the PBN tag says undecided, and --show-failures skips it."""
+    from boston_sim.views.deals import known, made, result_text
+
+    row = {"kind": "zero", "trump": None, "target": 0}
+    t = np.array([0, 1, -1])
+    assert [result_text(row, int(x)) for x in t] == ["NT made", "NT failed", "NT undecided"]
+    assert (~made(row, t) & known(row, t)).tolist() == [False, True, False]
+    trick = {"kind": "at_least", "trump": "S", "target": 7}
+    assert result_text(trick, -1) == "S <7 failed"  # a two-phase failure not counted
