@@ -29,7 +29,8 @@ from .statistics import CandidateStats, ac_se, diff_se, se
 
 __all__ = ["DEFAULT_SAMPLES", "FLIP_MAX", "FORECAST_FROM", "LAST_STEP", "PRECISION_START",
            "RESOLVE_MIN", "ROUND", "SE_TARGET", "TIME_STEP", "Z_OUT", "WorkCount",
-           "decided_by_cap", "deals_for_se", "run_rounds", "settle", "solve_before"]
+           "decided_by_cap", "deals_for_se", "forecast", "run_rounds", "settle",
+           "solve_before"]
 
 LAST_STEP = 5
 """When only the best bid's P(make) keeps its search going (:func:`settle`), the next round
@@ -123,20 +124,37 @@ def decided_by_cap(stats: Sequence[CandidateStats], rec: Recommendation | None,
     probability of at most :data:`FLIP_MAX`, or the difference would reach ``Z_OUT`` SEs
     with one of at most :data:`RESOLVE_MIN` (a tie that the cap would still call a tie).
     Not before :data:`FORECAST_FROM` deals."""
+    return forecast(stats, rec, others, n, cap)[0]
+
+
+def forecast(stats: Sequence[CandidateStats], rec: Recommendation | None,
+             others: frozenset[str], n: int, cap: int = DEFAULT_SAMPLES) -> tuple[bool, int]:
+    """:func:`decided_by_cap`, and when every open contest is foregone but some open rows'
+    P(make) is still loose, the deals at which the loosest would reach the target at the
+    proportion seen so far (:func:`deals_for_se`; else 0): the next round need not go
+    further."""
     if n < FORECAST_FROM or n >= cap:
-        return False
+        return False, 0
     v = _verdicts(stats, rec, others)
     contests: list[tuple[_Value, _Value]] = []
+    loose: list[CandidateStats] = []
     for i, st in enumerate(stats):
         if v.good[i]:
             continue
-        if not v.known[i] or not st.priced or st.net is None:
-            return False
+        if not v.known[i]:
+            loose.append(st)
+        if not st.priced or st.net is None:
+            continue  # in no contest: its P(make) is all it needs
         if i == v.best and v.bid_on_top:
             contests.append((v.ref, v.passing))
         else:
             contests.append((v.ref, _value(st)))
-    return bool(contests) and all(_foregone(hi, lo, n, cap) for hi, lo in contests)
+    if not contests or not all(_foregone(hi, lo, n, cap) for hi, lo in contests):
+        return False, 0
+    if not loose:
+        return True, 0
+    return False, max(deals_for_se(st.p_make, st.samples, st.p_make_se if st.controlled
+                                   else None) for st in loose)
 
 
 class _Value(NamedTuple):
@@ -286,7 +304,8 @@ def _next_size(result: Evaluation, active: list[SolveKey], m: int, cap: int, wan
     if precision is None:
         if not active or m >= cap:
             return None
-        # only the best bid's P(make) is still too loose: a shorter round may do
+        # only P(make)s are still too loose (the best bid's, or those of rows whose contests
+        # are foregone): a shorter round may do
         step = ROUND if not wanted else min(ROUND, max(wanted - m, ROUND // LAST_STEP))
         return min(cap, m + step)
     # the SE asked for is that of the best priced candidate (the bid, or the rung that
@@ -336,10 +355,12 @@ def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler
         if active:
             continue
         active = [k for k in solver.keys if k not in settled]
-        if precision is None and active and decided_by_cap(result.stats, rec,
-                                                           no_bids(result), m, cap):
-            result.foregone = True
-            break
+        if precision is None and active:
+            decided, more = forecast(result.stats, rec, no_bids(result), m, cap)
+            if decided:
+                result.foregone = True
+                break
+            wanted = max(wanted, more)
         size = _next_size(result, active, m, cap, wanted, precision)
         if size is None:
             break

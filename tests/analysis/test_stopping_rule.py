@@ -17,6 +17,7 @@ from boston_sim.analysis.rounds import (
     SE_TARGET,
     Z_OUT,
     decided_by_cap,
+    forecast,
     settle,
 )
 from boston_sim.analysis.statistics import CandidateStats, ac_se, se
@@ -130,6 +131,10 @@ def test_the_forecast_ends_a_tie_once_the_p_makes_are_known():
     loose = [row(st.candidate.rung_id, st.candidate.strain, st.net, 0.5) for st in tie]
     assert loose[0].p_make_se > SE_TARGET
     assert not decided_by_cap(loose, no_bid, frozenset(), 150)
+    # ... but the next round need only go as far as the loose P(make)s need
+    decided, wanted = forecast(loose, no_bid, frozenset(), 150)
+    assert not decided and wanted > 150 and ac_se(round(0.5 * wanted), wanted) <= SE_TARGET
+    assert ac_se(round(0.5 * (wanted - 1)), wanted - 1) > SE_TARGET
     early = [row(st.candidate.rung_id, st.candidate.strain, st.net[: FORECAST_FROM - 1], 0.9)
              for st in tie]
     assert not decided_by_cap(early, no_bid, frozenset(), FORECAST_FROM - 1)
