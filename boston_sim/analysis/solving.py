@@ -239,9 +239,10 @@ class Solver:
         elif key.mode == "zero":
             # he can lose every trick: 0, else recorded as 1
             res[todo] = np.where(ans == SKIPPED, UNCOUNTED, 1 - ans)
-            self.hard[key] = np.concatenate([self.hard[key], hard])
         else:
             res[todo] = np.where(ans == 1, key.target, 0)
+        if key in self.hard:
+            self.hard[key] = np.concatenate([self.hard[key], hard])
         self.results[key] = np.concatenate([self.results[key], res])
         self.solves += len(res)
 

@@ -104,3 +104,13 @@ def test_a_seed_gives_the_same_numbers_on_any_thread_count():
     two = analyze(HAND, threads=2, **kw)
     assert any("misère searches that ran past" in n for n in two.notes)
     assert one.table.equals(two.table)
+
+
+def test_counted_misere_tricks_take_no_budget():
+    """``misere_tricks="min"`` counts the declarer's fewest tricks (a value search): no
+    budget, no stratum, every deal known."""
+    s = Solver([MISERE], 0, seed=3, misere_tricks="min", misere_budget=2_000, misere_rate=0.25)
+    s.add(Sampler(parse_hand(HAND), 0, seed=3).draw(6))
+    s.solve_to([MISERE], 6)
+    assert not s.strata and s.misere_skipped == 0 and (s.results[MISERE] >= 0).all()
+    assert len(s.hard[MISERE]) == 6
