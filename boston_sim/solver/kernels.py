@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..config import SOLVER_TT_BITS
-from . import _driver, to_lanes
+from . import JOB_WIDTH, SolverInputError, _driver, to_lanes
 from ._driver import HCP_WEIGHT, HCP_WEIGHT_NT, TRUMP_WEIGHT, high_card_estimate
 from ._layout import P_ABORT, P_FREE, P_NODES, P_PROBE_NODES, P_TRICKS
 from ._search import PROBE_NODES
@@ -92,10 +92,12 @@ def ask_lanes(hl: np.ndarray, trump: int, leader: int, side: int, ws: Workspace,
 def run_jobs(lanes: np.ndarray, jobs: np.ndarray, ws: Workspace) -> np.ndarray:
     """The batch kernel's serial body on one workspace: ``out[i]`` answers job row ``jobs[i]``
     (``boston_sim.solver.value_job`` / ``question_job``) on deal ``lanes[i]``."""
+    jobs = np.ascontiguousarray(jobs, np.int64)
+    if jobs.ndim != 2 or jobs.shape[1] != JOB_WIDTH:  # the kernel reads every column unchecked
+        raise SolverInputError(f"job rows have {JOB_WIDTH} fields, got shape {jobs.shape}")
     out = np.empty(len(jobs), dtype=np.int8)
     counter = np.zeros(2, dtype=np.int64)
-    _driver.solve_range_jobs(np.ascontiguousarray(lanes), np.ascontiguousarray(jobs, np.int64),
-                             counter, out, *ws)
+    _driver.solve_range_jobs(np.ascontiguousarray(lanes), jobs, counter, out, *ws)
     return out
 
 

@@ -78,3 +78,17 @@ def test_budgets_are_checked_where_jobs_are_made():
     row[-1] = 1000  # a value job takes no budget
     with pytest.raises(SolverInputError, match="not a row"):
         solve_jobs(_deals(1, 1), row[None, :])
+
+
+def test_the_serial_body_takes_whole_rows_only():
+    """``kernels.run_jobs`` (tools replay recorded jobs with it) answers as the batch does,
+    and refuses rows of another width rather than let the kernel read past them."""
+    from boston_sim.solver import to_lanes
+    from boston_sim.solver.kernels import new_workspace, run_jobs
+
+    deals = _deals(4, 8)
+    rows = np.tile(_misere(BUDGET), (len(deals), 1))
+    ws = new_workspace(16)
+    assert run_jobs(to_lanes(deals), rows, ws).tolist() == solve_jobs(deals, rows).tolist()
+    with pytest.raises(SolverInputError, match="7 fields"):
+        run_jobs(to_lanes(deals), rows[:, :6], ws)
