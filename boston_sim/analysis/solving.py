@@ -38,7 +38,6 @@ NO_TRICK = 0  # the misère question: can the declarer take no trick?
 UNCOUNTED = -1  # a two-phase trick search's failed deal whose count was not searched
 # (and a misère deal past its node budget that was not searched to the end)
 SKIPPED = -3  # an answer's mark for a misère search past its budget not searched to the end
-J_BUDGET_COLUMN = 6  # the node budget's column in a solver job row
 FAIL_COUNT_STREAM = 0x6661696C  # the failures' coin flips: a random stream of their own
 MISERE_STREAM = 0x6D697365  # the coin flips of the misère searches past their budget
 PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
@@ -133,8 +132,7 @@ class Solver:
         self.seed = seed
         self.two_phase: dict[SolveKey, bool] = {}  # the pilot's decision, once made
         self._answers: dict[SolveKey, np.ndarray] = {}  # "at least T?" of deals not yet counted
-        self._u = np.empty(0)
-        self._mu = np.empty(0)
+        self._coins: dict[int, np.ndarray] = {}  # per stream, the pool's uniforms so far
         self.misere_budget = int(misere_budget) if misere_rate < 1 else 0
         self.misere_rate = float(misere_rate)
         # per misère key and solved deal: its search passed the node budget (the stratum
@@ -262,13 +260,14 @@ class Solver:
             if key.mode != "zero" or not len(over):
                 continue
             first = len(self.results[key])  # the pool index of the span's deal 0
-            u = self.misere_uniforms(first + int(todo[over].max()) + 1)[first + todo[over]]
+            u = self.uniforms(first + int(todo[over].max()) + 1, MISERE_STREAM)[first + todo[over]]
             ans[over[u >= self.misere_rate]] = SKIPPED
             picked = over[u < self.misere_rate]
             rows = np.array(batch.jobs[j][picked])
-            rows[:, J_BUDGET_COLUMN] = 0
+            rows[:, s.BUDGET_FIELD] = 0
             finish.add(key, batch.hands[j], rows, picked, np.empty(0, np.int8))
-            over_of[j] = np.isin(np.arange(len(todo)), over)
+            over_of[j] = np.zeros(len(todo), bool)
+            over_of[j][over] = True
         if finish.size:
             done = finish.run(s, deadline, lambda n: None)
             for (_, flo, sel, _), j in zip(finish.spans, over_of, strict=True):
@@ -309,18 +308,13 @@ class Solver:
     def _may_go_two_phase(self, key: SolveKey) -> bool:
         return key.mode == "at_least" and self.fail_rate < 1 and self.floors.get(key, 0) > 0
 
-    def uniforms(self, n: int) -> np.ndarray:
-        """:func:`fail_count_uniforms` of the first ``n`` deals of the pool."""
-        if len(self._u) < n:
-            self._u = fail_count_uniforms(self.seed, max(n, 2 * len(self._u)))
-        return self._u[:n]
-
-    def misere_uniforms(self, n: int) -> np.ndarray:
-        """The misère searches' coins (:data:`MISERE_STREAM`) of the first ``n`` deals."""
-        if len(self._mu) < n:
-            self._mu = fail_count_uniforms(self.seed, max(n, 2 * len(self._mu)),
-                                           MISERE_STREAM)
-        return self._mu[:n]
+    def uniforms(self, n: int, stream: int = FAIL_COUNT_STREAM) -> np.ndarray:
+        """:func:`fail_count_uniforms` of the first ``n`` deals of the pool (the failures'
+        stream, or :data:`MISERE_STREAM`)."""
+        u = self._coins.get(stream, np.empty(0))
+        if len(u) < n:
+            u = self._coins[stream] = fail_count_uniforms(self.seed, max(n, 2 * len(u)), stream)
+        return u[:n]
 
     def _ask(self, keys: Sequence[SolveKey], n: int, deadline: float | None) -> None:
         """Ask "at least T?" of each key's deals up to the ``n``-th not yet answered, in one

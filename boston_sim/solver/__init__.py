@@ -38,9 +38,10 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "solve_positions_target", "solve_positions_value",
            "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
-           "on_first_compile", "JOB_WIDTH", "OVER_BUDGET"]
+           "on_first_compile", "BUDGET_FIELD", "JOB_WIDTH", "OVER_BUDGET"]
 
 JOB_WIDTH = 7  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
+BUDGET_FIELD = 6  # a question's node budget (0: none) in its job row
 OVER_BUDGET = -2  # a yes/no job's answer when it passed its node budget
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}

@@ -13,7 +13,7 @@ from numba import prange
 
 from ..cards import lane_hcp
 from ..config import JIT, JIT_PARALLEL
-from . import OVER_BUDGET
+from . import BUDGET_FIELD, OVER_BUDGET
 from ._bits import fetch_add, popcount
 from ._jit import njit
 from ._layout import (
@@ -56,7 +56,7 @@ J_SIDE = 2
 J_OP = 3  # OP_VALUE: tricks (J_ARG = mode, J_TARGET = first guess); OP_QUESTION: yes/no
 J_ARG = 4  # (J_ARG = kind, J_TARGET = target)
 J_TARGET = 5
-J_BUDGET = 6  # a question's node budget (0: none): past it the job answers OVER_BUDGET
+J_BUDGET = BUDGET_FIELD  # a question's node budget (0: none): past it, OVER_BUDGET
 OP_VALUE = 0
 OP_QUESTION = 1
 
