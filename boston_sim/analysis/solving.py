@@ -37,7 +37,6 @@ mean is then never missing, and the few first counts steady its variance estimat
 NO_TRICK = 0  # the misère question: can the declarer take no trick?
 UNCOUNTED = -1  # a two-phase trick search's failed deal whose count was not searched
 # (and a misère deal past its node budget that was not searched to the end)
-SKIPPED = -3  # an answer's mark for a misère search past its budget not searched to the end
 FAIL_COUNT_STREAM = 0x6661696C  # the failures' coin flips: a random stream of their own
 MISERE_STREAM = 0x6D697365  # the coin flips of the misère searches past their budget
 PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
@@ -190,6 +189,10 @@ class Solver:
     def _counts_misere(self) -> bool:
         return self.misere_tricks == "min"
 
+    def _budgeted(self, key: SolveKey) -> bool:
+        """A misère yes/no search with a node budget (:meth:`_misere_rows`)."""
+        return key.mode == "zero" and self.misere_budget > 0 and not self._counts_misere()
+
     def _job_row(self, key: SolveKey, deals: np.ndarray,
                  res: np.ndarray) -> tuple[list[int], np.ndarray]:
         """The solver's job row for a key, and the samples it must search (a misère certain
@@ -208,6 +211,7 @@ class Solver:
             else:
                 # boolean search: 0 tricks if he can lose every trick, else recorded as 1;
                 # past its node budget, searched to the end only if its coin says so
+                # (:meth:`_misere_rows`)
                 row = s.question_job(key.strain, key.leader, key.side_mask, "at_most",
                                      NO_TRICK, self.misere_budget)
         else:
@@ -217,16 +221,32 @@ class Solver:
                                       key.target)
         return row, todo
 
+    def _misere_rows(self, row: Sequence[int], lo: int, todo: np.ndarray) -> np.ndarray:
+        """The job rows of a budgeted misère key's deals ``lo + todo``: a deal whose coin
+        (:func:`fail_count_uniforms`, :data:`MISERE_STREAM`) falls below ``misere_rate`` is
+        searched to the end, its answer marked if it passed the budget; the others give up
+        there. The coin is drawn before the search, so a search past the budget that is to
+        finish goes on where it is, with its table, instead of starting again."""
+        s = self._solver
+        rows = np.array(np.broadcast_to(np.asarray(row, np.int64), (len(todo), JOB_WIDTH)))
+        if len(todo):
+            u = self.uniforms(lo + int(todo.max()) + 1, MISERE_STREAM)[lo + todo]
+            rows[u < self.misere_rate, s.BUDGET_FIELD] = -self.misere_budget
+        return rows
+
     def _record(self, key: SolveKey, todo: np.ndarray, ans: np.ndarray,
-                res: np.ndarray, over: np.ndarray | None = None) -> None:
+                res: np.ndarray) -> None:
         """Store a key's answers; a time limit's unsolved jobs (-1) cut its results at the
         first one, so that every key keeps a prefix of the pool. A misère search past its
-        node budget that was not searched to the end (:data:`SKIPPED`) is recorded as
-        :data:`UNCOUNTED`, and every one past the budget (``over``, by job) joins the key's
-        :attr:`hard` deals."""
+        node budget that gave up there (``OVER_BUDGET``) is recorded as :data:`UNCOUNTED`,
+        and every one past the budget, finished or not, joins the key's :attr:`hard`
+        deals."""
+        s = self._solver
         hard = np.zeros(len(res), bool)
-        if over is not None:
-            hard[todo] = over
+        if self._budgeted(key):
+            past = ans >= s.PAST_BUDGET
+            hard[todo] = past | (ans == s.OVER_BUDGET)
+            ans = np.where(past, ans - s.PAST_BUDGET, ans)
         gave_up = np.flatnonzero(ans == -1)
         if len(gave_up):
             cut = todo[gave_up[0]]
@@ -236,44 +256,13 @@ class Solver:
             res[todo] = ans
         elif key.mode == "zero":
             # he can lose every trick: 0, else recorded as 1
-            res[todo] = np.where(ans == SKIPPED, UNCOUNTED, 1 - ans)
+            res[todo] = np.where(ans == s.OVER_BUDGET, UNCOUNTED, 1 - ans)
         else:
             res[todo] = np.where(ans == 1, key.target, 0)
         if key in self.hard:
             self.hard[key] = np.concatenate([self.hard[key], hard])
         self.results[key] = np.concatenate([self.results[key], res])
         self.solves += len(res)
-
-    def _finish_misere(self, batch: _Batch, out: np.ndarray,
-                       deadline: float | None) -> dict[int, np.ndarray]:
-        """The misère searches of ``batch`` that passed their node budget: those whose coin
-        (:func:`fail_count_uniforms`, :data:`MISERE_STREAM`) falls below ``misere_rate`` are
-        searched to the end in one more batch, the others marked :data:`SKIPPED` (the answers
-        are written in ``out``). Returns, per span of ``batch`` that had any, which of its
-        jobs passed the budget."""
-        s = self._solver
-        finish = _Batch()
-        over_of: dict[int, np.ndarray] = {}
-        for j, (key, lo, todo, _) in enumerate(batch.spans):
-            ans = out[lo : lo + len(todo)]
-            over = np.flatnonzero(ans == s.OVER_BUDGET)
-            if key.mode != "zero" or not len(over):
-                continue
-            first = len(self.results[key])  # the pool index of the span's deal 0
-            u = self.uniforms(first + int(todo[over].max()) + 1, MISERE_STREAM)[first + todo[over]]
-            ans[over[u >= self.misere_rate]] = SKIPPED
-            picked = over[u < self.misere_rate]
-            rows = np.array(batch.jobs[j][picked])
-            rows[:, s.BUDGET_FIELD] = 0
-            finish.add(key, batch.hands[j], rows, picked, np.empty(0, np.int8))
-            over_of[j] = np.zeros(len(todo), bool)
-            over_of[j][over] = True
-        if finish.size:
-            done = finish.run(s, deadline, lambda n: None)
-            for (_, flo, sel, _), j in zip(finish.spans, over_of, strict=True):
-                lo = batch.spans[j][1]
-                out[lo + sel] = done[flo : flo + len(sel)]
-        return over_of
 
     @property
     def strata(self) -> dict[SolveKey, np.ndarray]:
@@ -382,6 +371,8 @@ class Solver:
         res = np.ones(len(deals), dtype=np.int8)
         row, todo = self._job_row(key, deals, res)
         row = self._per_deal(key, row, lo, todo)
+        if self._budgeted(key):
+            row = self._misere_rows(row, lo, todo)
         ans = self._answers.pop(key, None)
         if ans is not None and len(ans):
             t = self.floors[key]
@@ -414,8 +405,7 @@ class Solver:
             if not self.two_phase.get(key):
                 self._add_exact(key, n, batch)
         out = batch.run(self._solver, deadline, self.tick)
-        over = self._finish_misere(batch, out, deadline)
-        for j, (key, lo, todo, res) in enumerate(batch.spans):
+        for key, lo, todo, res in batch.spans:
             if key.mode == "at_least":
                 self.value_searches += len(todo)
-            self._record(key, todo, out[lo : lo + len(todo)], res, over.get(j))
+            self._record(key, todo, out[lo : lo + len(todo)], res)

@@ -38,11 +38,12 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "solve_positions_target", "solve_positions_value",
            "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
-           "on_first_compile", "BUDGET_FIELD", "JOB_WIDTH", "OVER_BUDGET"]
+           "on_first_compile", "BUDGET_FIELD", "JOB_WIDTH", "OVER_BUDGET", "PAST_BUDGET"]
 
 JOB_WIDTH = 7  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
 BUDGET_FIELD = 6  # a question's node budget (0: none) in its job row
 OVER_BUDGET = -2  # a yes/no job's answer when it passed its node budget
+PAST_BUDGET = 2  # added to the answer of a job that passed its budget but was to finish
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
 MAX_TRICKS = 13  # a question about more tricks than a hand holds has no answer
@@ -383,25 +384,29 @@ def value_job(trump: int, leader: int, side_mask: int, mode: str = "max",
 
 
 def question_job(trump: int, leader: int, side_mask: int, kind: str,
-                 target: int, budget: int = 0) -> tuple[int, ...]:
+                 target: int, budget: int = 0, finish: bool = False) -> tuple[int, ...]:
     """A row for :func:`solve_jobs`: a yes/no question (as :func:`solve_batch_target`).
     ``budget`` > 0: the search gives up once it has expanded more nodes than that, and the
     job answers :data:`OVER_BUDGET` (a count of its own nodes: the same whatever the worker
-    or the thread count)."""
+    or the thread count). With ``finish`` it runs to the end instead, and its answer is
+    1 / 0 plus :data:`PAST_BUDGET` if it expanded more nodes than ``budget``: exactly the
+    searches that would have given up."""
     k = _kind(kind)
     tgt = _target(target)
     _check_scalar(trump, leader, side_mask)
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
         raise SolverInputError(f"budget must be a number of nodes (0: none), got "
                                f"{clip(repr(budget))}")
-    return (int(trump), int(leader), int(side_mask), 1, k, tgt, int(budget))
+    return (int(trump), int(leader), int(side_mask), 1, k, tgt,
+            -int(budget) if finish else int(budget))
 
 
 def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None,
                progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Different games in one parallel batch: ``out[i]`` (int8) answers job ``jobs[i]`` (a row
     made by :func:`value_job` or :func:`question_job`) on deal ``hands[i]``: the tricks, or
-    1 / 0 for a question (:data:`OVER_BUDGET` for one that passed its node budget). One call
+    1 / 0 for a question (:data:`OVER_BUDGET` for one that passed its node budget, the answer
+    plus :data:`PAST_BUDGET` for one that passed it but was to finish). One call
     balances the workers over all the games (a slow deal of one game no longer leaves a worker
     idle while it waits for the next call).
 
@@ -422,7 +427,7 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
         ok = ((jb[:, 0] >= 0) & (jb[:, 0] <= 4) & (jb[:, 1] >= 0) & (jb[:, 1] <= 3)
               & (jb[:, 2] >= 1) & (jb[:, 2] <= 14) & (jb[:, 3] >= 0) & (jb[:, 3] <= 1)
               & (jb[:, 4] >= 0) & (jb[:, 4] <= np.where(jb[:, 3] == 0, 1, 2)) & (jb[:, 5] >= -1)
-              & (jb[:, 5] <= 14) & (jb[:, 6] >= 0) & ((jb[:, 3] == 1) | (jb[:, 6] == 0)))
+              & (jb[:, 5] <= 14) & ((jb[:, 3] == 1) | (jb[:, 6] == 0)))
         if not ok.all():
             i = int(np.argmin(ok))
             raise SolverInputError(f"job {i} is not a row made by value_job / question_job: "

@@ -11,7 +11,14 @@ import pytest
 from boston_sim import solver
 from boston_sim.cards import parse_hand
 from boston_sim.sampler import Sampler
-from boston_sim.solver import OVER_BUDGET, SolverInputError, question_job, solve_jobs, value_job
+from boston_sim.solver import (
+    OVER_BUDGET,
+    PAST_BUDGET,
+    SolverInputError,
+    question_job,
+    solve_jobs,
+    value_job,
+)
 
 NT = 4
 HAND = "T9532.642.53.742"  # misère-like: its escape proofs run to millions of nodes
@@ -22,8 +29,8 @@ def _deals(n: int, seed: int) -> np.ndarray:
     return Sampler(parse_hand(HAND), 0, seed=seed).draw(n).deals
 
 
-def _misere(budget: int = 0) -> tuple[int, ...]:
-    return question_job(NT, 0, 1, "at_most", 0, budget)
+def _misere(budget: int = 0, finish: bool = False) -> tuple[int, ...]:
+    return question_job(NT, 0, 1, "at_most", 0, budget, finish)
 
 
 def _nodes_each(deals: np.ndarray) -> list[int]:
@@ -46,6 +53,29 @@ def test_a_search_past_its_budget_gives_up_and_the_others_answer_as_without_one(
     assert capped[~over].tolist() == full[~over].tolist()
     assert all(n > BUDGET for n, o in zip(nodes, over, strict=True) if o)
     assert all(n <= BUDGET for n, o in zip(nodes, over, strict=True) if not o)
+
+
+def test_a_search_told_to_finish_marks_exactly_the_ones_that_would_have_given_up():
+    deals = _deals(24, 5)
+    full = solve_jobs(deals, np.tile(_misere(), (len(deals), 1)))
+    capped = solve_jobs(deals, np.tile(_misere(BUDGET), (len(deals), 1)))
+    finished = solve_jobs(deals, np.tile(_misere(BUDGET, finish=True), (len(deals), 1)))
+    past = finished >= PAST_BUDGET
+    assert past.any() and (~past).any(), "the set should have searches on both sides"
+    assert past.tolist() == (capped == OVER_BUDGET).tolist()
+    assert np.where(past, finished - PAST_BUDGET, finished).tolist() == full.tolist()
+    # on one thread too, after other work on the same worker
+    import numba
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        rows = np.concatenate([np.tile(value_job(NT, 0, 1, "max"), (3, 1)),
+                               np.tile(_misere(BUDGET, finish=True), (len(deals), 1))])
+        again = solve_jobs(np.concatenate([_deals(3, 9), deals]), rows)[3:]
+    finally:
+        numba.set_num_threads(old)
+    assert again.tolist() == finished.tolist()
 
 
 def test_where_a_search_stops_does_not_depend_on_the_worker_or_its_earlier_jobs():
