@@ -84,10 +84,11 @@ def settle(stats: Sequence[CandidateStats], rec: Recommendation | None = None,
     settled. The reference is the best priced bid, or passing (``rec``'s pass value, paired
     per deal when simulated; missing: 0) when that is worth more; rows of rungs in
     ``others`` (no bids) are never the best bid. A priced candidate is settled when its net EV
-    is :data:`Z_OUT` SEs of the paired difference below the reference's, after at least
-    :data:`ROUND` deals (or with its P(make) known within :data:`SE_TARGET`, :func:`p_make_se`):
-    a rung out of reach of the decision needs no precise P(make). An unpriced one is settled
-    when its P(make) is known.
+    is :data:`Z_OUT` SEs of the paired difference below the reference's, or below another
+    trump or discard of its own rung, after at least :data:`ROUND` deals (or with its P(make)
+    known within :data:`SE_TARGET`, :func:`p_make_se`): a rung out of reach of the decision
+    needs no precise P(make), nor does a candidate that cannot be its rung's choice. An
+    unpriced one is settled when its P(make) is known.
 
     The best bid's own search stops once the decision is made: its net EV is ``Z_OUT`` SEs
     of the paired difference above passing, every other candidate is settled and its P(make)
@@ -198,8 +199,19 @@ def _verdicts(stats: Sequence[CandidateStats], rec: Recommendation | None,
         elif i == b and bid_on_top:
             good.append(False)  # decided by settle, once every other row is
         else:
-            good.append((known[i] or st.samples >= ROUND) and _ahead(ref, _value(st)))
+            good.append((known[i] or st.samples >= ROUND)
+                        and (_ahead(ref, _value(st)) or _outclassed(stats, i)))
     return _Verdicts(good, known, b, bid_on_top, ref, passing)
+
+
+def _outclassed(stats: Sequence[CandidateStats], i: int) -> bool:
+    """Is priced row ``i`` :data:`Z_OUT` SEs of the paired difference below another trump or
+    discard of its own rung? The rung is then worth that one's value, not this one's: its
+    row needs no more deals even while the rung is within reach of the decision."""
+    st = stats[i]
+    return any(j != i and o.priced and o.candidate.rung_id == st.candidate.rung_id
+               and not math.isnan(o.ev_net) and _ahead(_value(o), _value(st))
+               for j, o in enumerate(stats))
 
 
 def _gap(hi: _Value, lo: _Value) -> tuple[float, float]:

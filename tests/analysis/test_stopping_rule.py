@@ -61,6 +61,25 @@ def test_a_row_out_of_reach_needs_no_precise_p_make_but_a_whole_round():
     assert near.candidate.key not in settle([best, near], FIXED_PASS)[0]
 
 
+def test_a_discard_behind_another_of_its_rung_settles_while_the_rung_is_in_reach():
+    """The rung's value is its best candidate's: a candidate well behind another trump (or
+    discard) of its own rung stops, though the rung itself is close to the best bid."""
+    rng = np.random.default_rng(4)
+    n = 2 * ROUND
+    best = row("six", 0, 45 + rng.normal(0, 60, n))
+    luck = rng.normal(0, 60, n)  # the boston candidates win and lose on the same deals
+    rival = row("boston", 1, 28 + luck)
+    weak = row("boston", 2, 18 + luck + rng.normal(0, 5, n))
+    settled, _ = settle([best, rival, weak], FIXED_PASS)
+    assert weak.candidate.key in settled and rival.candidate.key not in settled
+    # the same gap to a candidate of another rung settles nothing
+    other = row("seven", 2, weak.net)
+    assert other.candidate.key not in settle([best, rival, other], FIXED_PASS)[0]
+    # nor does a gap within the rung that its paired SE cannot tell from noise
+    close = row("boston", 2, 27 + luck + rng.normal(0, 5, n))
+    assert close.candidate.key not in settle([best, rival, close], FIXED_PASS)[0]
+
+
 def test_the_best_bid_stops_when_ahead_of_passing_with_its_p_make_known():
     rng = np.random.default_rng(3)
     n = 400
