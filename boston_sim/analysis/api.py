@@ -102,7 +102,8 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool,
                                    or (s.precision is None and samples_drawn < DEFAULT_SAMPLES))
     if early and not ev.time_limited:
         notes.append("searches whose rungs were settled early stopped sooner: the rung's EV "
-                     "clearly below the best bid's or passing's (paired per deal), or for the "
+                     "clearly below the best bid's or passing's, or another trump's or "
+                     "discard's of its rung (paired per deal), or for the "
                      "best bid, clearly above pass once every other had stopped and its "
                      f"P(make) known within {SE_TARGET}; the samples column gives each row's "
                      "count (--samples N solves everything on N deals)")

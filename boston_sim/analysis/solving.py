@@ -93,8 +93,16 @@ class _Batch:
             progress: Callable[[int], None] | None) -> np.ndarray:
         if not self.spans:
             return np.empty(0, np.int8)
-        hands = np.ascontiguousarray(np.concatenate(self.hands))
-        return solver.solve_jobs(hands, np.concatenate(self.jobs), deadline, progress=progress)
+        hands = np.concatenate(self.hands)
+        jobs = np.concatenate(self.jobs)
+        # the misère searches that may run past their budget to the end go first, so that
+        # none of the longest starts when the others are done (the answers do not depend on
+        # the order)
+        order = np.argsort(jobs[:, solver.BUDGET_FIELD] >= 0, kind="stable")
+        out = np.empty(len(jobs), np.int8)
+        out[order] = solver.solve_jobs(np.ascontiguousarray(hands[order]), jobs[order],
+                                       deadline, progress=progress)
+        return out
 
 
 class Solver:

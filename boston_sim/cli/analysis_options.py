@@ -35,7 +35,8 @@ Seed = Annotated[int, typer.Option("--seed", help="Random seed; same seed, same 
 Samples = Annotated[int | None, typer.Option(
     "--samples", "-n", help=f"Solve every rung on this many random deals. Default: rounds "
                             f"of {ROUND} up to {DEFAULT_SAMPLES}, where a trump or misère whose "
-                            "rows are settled (EV clearly below the best bid or pass) stops "
+                            "rows are settled (EV clearly below the best bid, pass or "
+                            "another trump or discard of its rung) stops "
                             "early; so does the best bid's, once every other has, it is "
                             f"clearly above pass and its P(make) has an SE below {SE_TARGET}.")]
 Precision = Annotated[float | None, typer.Option(

@@ -62,9 +62,9 @@ _SETTLED_PREFIX = "searches whose rungs were settled early"
 _TABLE_NOTES = (_YES_NO_PREFIX, _SETTLED_PREFIX)
 YES_NO_NOTE = "yes/no search: Tricks shows 0 if made, 1 if failed"
 EXACTLY_NOTE = "yes/no search: Tricks shows 1 if made, 0 if failed"
-SETTLED_NOTE = ("deals of a row that stopped early, settled (clearly below the best bid or "
-                f"pass, or the bid's P(make) known within {SE_TARGET}); --samples N solves "
-                "every row on N deals")
+SETTLED_NOTE = ("deals of a row that stopped early, settled (clearly below the best bid, "
+                "pass or another trump or discard of its rung, or the bid's P(make) known "
+                f"within {SE_TARGET}); --samples N solves every row on N deals")
 UNPRICED_NOTE = "— = the rules give no price for this rung (docs/RULES.md §3.0)"
 DISCARD_NOTE = "−card: the card the declarer discards before play"
 
