@@ -392,8 +392,9 @@ class Solver:
     def solve_to(self, keys: Sequence[SolveKey], n: int, deadline: float | None = None) -> None:
         """Solve each of ``keys`` on the pool's samples it has not seen, up to the ``n``-th:
         the yes/no questions of the pilots and of the two-phase keys in first parallel
-        batches (:func:`solver.solve_jobs`), then every count in one more: trick searches
-        first, the usually quick misère questions last, so they fill the workers' idle tail.
+        batches (:func:`solver.solve_jobs`), then every count in one more: the misère
+        questions that may run past their budget to the end first, then the trick searches,
+        then the other, usually quick, misère questions, which fill the workers' idle tail.
 
         ``deadline`` (a ``time.perf_counter()`` value): the searches still running then give
         up, and each key keeps its results up to its first sample left unsolved."""
