@@ -449,6 +449,12 @@ class Sampler:
             deals, picks = deals[ok], picks[ok]
         return deals, picks
 
+    def twin(self) -> Sampler:
+        """A new sampler of the same hand, seat, cards, constraints and seed: it draws the
+        same deals in the same order, from the first."""
+        return Sampler(self.hand, self.declarer, list(self.known), list(self.constraints),
+                       self.seed, self.max_rejections)
+
     def draw(self, m: int) -> Samples:
         """The next ``m`` accepted deals of the stream (and their defenders' discard picks)."""
         if m < 0:

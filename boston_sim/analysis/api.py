@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+
 from ..cards import PLAY_SEATS, format_card, format_hand
 from ..config import DEFAULT_SAMPLES, SE_TARGET
 from ..progress import ProgressBar
@@ -127,14 +129,19 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool,
     return notes
 
 
+def _count(terms: np.ndarray | None) -> int:
+    return 0 if terms is None else len(terms)
+
+
 def _model_notes(p: Problem, ev: Evaluation) -> list[str]:
     """What passing is worth, and how bids that need a partner were valued."""
     rs, r = p.rules, ev.recommendation
     if r.pass_game:
         notes = [f"pass = {r.pass_game}, simulated with heuristic play: {r.pass_value:+.1f} "
                  f"± {r.pass_value_se:.1f} {rs.unit} (the rules' all-pass game, each for "
-                 "himself, on the sampled deals; one heuristic card play for every seat; "
-                 "option all_pass)"]
+                 f"himself, on {_count(r.pass_terms):,} deals: the searches' own and, "
+                 "unless constraints bind the other hands, more drawn alike; one heuristic "
+                 "card play for every seat; option all_pass)"]
     else:
         notes = [f"pass = {r.pass_value:+g} {rs.unit}: {rs.pass_model}"]
     if ev.outcomes:
@@ -164,6 +171,7 @@ def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
         max_time=s.max_time,
         pass_value=r.pass_value, pass_model=p.rules.pass_model, outcomes=ev.outcomes,
         pass_value_se=r.pass_value_se, all_pass_model=p.rules.all_pass_model,
+        pass_samples=_count(r.pass_terms),
         time_limited=bool(ev.time_limited), settings=s, deals=solver.deals,
     )
 
@@ -200,7 +208,9 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
                         fail_rate=s.fail_count_rate, seed=s.seed,
                         misere_budget=s.misere_node_budget, misere_rate=s.misere_count_rate)
 
-        passing = PassEstimator(p.rules, p.declarer)
+        # more deals for the cheap all-pass game, unless constraints make deals dear
+        passing = PassEstimator(p.rules, p.declarer,
+                                None if sampler.active_constraints else sampler.twin())
         controls = controls_for(sampler, s.control_variates)
 
         def score() -> Evaluation:

@@ -89,7 +89,8 @@ class Analysis:
     payoff samples pool the two halves, while ``tricks`` keeps the labelled trump's own.
     ``pass_value``: the net the recommendation gives passing (the all-pass outcome,
     ``pass_model`` in words, ``all_pass_model`` its id), ``pass_value_se`` its SE (0 for a
-    fixed value, the sampling SE for a simulated all-pass game); ``outcomes[bid]``: a bid's
+    fixed value, the sampling SE for a simulated all-pass game), ``pass_samples`` the deals
+    that game was played on (the searches' and more, :mod:`.all_pass`); ``outcomes[bid]``: a bid's
     two outcomes side by side (a Russian purchase, supported or alone) with the share valued
     as supported.
     ``solves``: deal-searches done; ``value_searches``:
@@ -131,6 +132,7 @@ class Analysis:
     pass_value: float = 0.0
     pass_model: str = ""
     pass_value_se: float = 0.0
+    pass_samples: int = 0
     all_pass_model: str = "none"
     outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
     time_limited: bool = False
@@ -214,6 +216,7 @@ class Analysis:
             "time_limited": self.time_limited,
             "pass_value": json_value(self.pass_value),
             "pass_value_se": json_value(self.pass_value_se),
+            "pass_samples": self.pass_samples,
             "pass_model": self.pass_model,
             "all_pass_model": self.all_pass_model,
             "recommended": self.recommended,

@@ -125,7 +125,7 @@ def _pass_row(a: Analysis, pm: str, uneven: bool) -> list[str] | None:
     line = ["▶" if a.recommended == "pass" else "", "Pass (all pass)", "", "—", "—",
             "—", _pm(a.pass_value, a.pass_value_se, pm=pm), "—", "—"]
     if uneven:
-        line.append(str(a.samples))
+        line.append(str(a.pass_samples or a.samples))
     return line
 
 

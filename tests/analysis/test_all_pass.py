@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from boston_sim.analysis.all_pass import (
+    PASS_DEALS_PER_DEAL,
     PassEstimator,
     PassValue,
     deal_results,
@@ -17,6 +18,7 @@ from boston_sim.analysis.all_pass import (
     settle_all_pass,
 )
 from boston_sim.analysis.evaluate import recommend
+from boston_sim.analysis.statistics import diff_se
 from boston_sim.cards import parse_hand
 from boston_sim.rules import load_rules
 from boston_sim.sampler import Sampler
@@ -151,6 +153,51 @@ def test_the_estimator_plays_each_deal_once_and_reads_a_prefix():
     assert not fixed.simulated and fixed.value == 0 and fixed.se == 0
 
 
+def test_with_a_stream_the_game_is_played_on_more_deals_that_begin_with_the_pools():
+    hand = parse_hand("QT95.54.T973.J86")
+    sampler = Sampler(hand, 0, seed=9)
+    pool = np.concatenate([sampler.draw(25).deals, sampler.draw(25).deals])  # two rounds
+    est = PassEstimator(BOSTON, 0, sampler.twin())
+    first = est.value(pool, 25)
+    both = est.value(pool)
+    assert len(first.terms) == 25 * PASS_DEALS_PER_DEAL
+    assert len(both.terms) == 50 * PASS_DEALS_PER_DEAL
+    assert both.terms[: len(first.terms)].tolist() == first.terms.tolist()  # a prefix
+    # paired: its first deals are the pool's, played as without a stream
+    assert both.terms[:50].tolist() == PassEstimator(BOSTON, 0).value(pool).terms.tolist()
+    # and the same stream again gives the same numbers
+    again = PassEstimator(BOSTON, 0, Sampler(hand, 0, seed=9)).value(pool)
+    assert again.value == both.value and again.se == both.se
+    with pytest.raises(AssertionError, match="stream"):
+        PassEstimator(BOSTON, 0, Sampler(hand, 0, seed=10)).value(pool)
+
+
+def test_a_bids_difference_from_a_pass_on_more_deals_is_calibrated():
+    """A stand-in bid (the result of the seat on the declarer's left: per-deal terms that
+    move with the pass value's) on ``n`` deals, passing on 16 times as many beginning with
+    them: over 40 seeds the SD of the difference / its mean reported SE (``diff_se`` of
+    unequal lengths, the covariance from the common deals) lies in 0.75-1.33, and the mean
+    difference matches a large sample's within 3 SEs. On the same ``n`` deals alone its SE
+    is wider."""
+    hand = parse_hand("KJ9.Q82.T75.A643")
+    n = 60
+    diffs, ses, paired_only = [], [], []
+    for seed in range(40):
+        sampler = Sampler(hand, 0, seed=seed)
+        pool = sampler.draw(n).deals
+        bid = deal_results(BOSTON, pool, 1)
+        passing = PassEstimator(BOSTON, 0, sampler.twin()).value(pool)
+        diffs.append(bid.mean() - passing.value)
+        ses.append(diff_se(bid, passing.terms))
+        paired_only.append(diff_se(bid, passing.terms[:n]))
+    ratio = np.std(diffs, ddof=1) / np.mean(ses)
+    assert 0.75 <= ratio <= 1.33, ratio
+    big = Sampler(hand, 0, seed=1000).draw(20_000).deals
+    ref = deal_results(BOSTON, big, 1).mean() - deal_results(BOSTON, big, 0).mean()
+    assert abs(np.mean(diffs) - ref) <= 3 * np.std(diffs, ddof=1) / np.sqrt(40)
+    assert np.mean(ses) < 0.8 * np.mean(paired_only)
+
+
 def _row(rung: str, ev: float, se: float = 1.0) -> dict:
     return {"rung": rung, "name": rung.title(), "chosen": True, "priced": True,
             "outcome_of": None, "ev_net": ev, "ev_net_se": se, "p_make": 0.5, "rank": 1,
@@ -169,3 +216,14 @@ def test_a_simulated_pass_value_that_beats_every_bid_is_recommended():
     # below the best bid, the pass is its runner-up, paired per deal
     r = recommend(BOSTON, [_row("seven", 15.0)], {"seven": bid + 10}, pv)
     assert r.recommended == "seven" and r.runner_up == "pass" and r.diff == pytest.approx(3.0)
+
+
+def test_an_analysis_plays_passing_on_more_deals_unless_constraints_bind():
+    from boston_sim.analysis import analyze
+
+    free = analyze("KJ9.Q82.T75.A643", samples=20, seed=3)
+    assert free.pass_samples == 20 * PASS_DEALS_PER_DEAL
+    assert free.to_dict()["pass_samples"] == free.pass_samples
+    assert f"on {free.pass_samples:,} deals" in " ".join(free.notes)
+    bound = analyze("KJ9.Q82.T75.A643", samples=20, seed=3, constraints=["second:H4+"])
+    assert bound.pass_samples == 20
