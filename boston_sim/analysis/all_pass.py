@@ -201,6 +201,9 @@ PASS_DEALS_PER_DEAL = 16
 for each deal the searches solved. Its heuristic play costs microseconds a deal, and its
 spread was most of the SE of a bid's difference from passing (``KT975.95.AKT.K82``: 5.3 of
 6.1 counters on 225 deals); on 16 times the deals that part falls to a quarter."""
+PASS_DEALS_MAX = 200_000
+"""... but on no more deals than this (``--samples``' own cap), unless the searches' are more:
+a bid of many deals keeps its memory and its pass game's time bounded."""
 
 
 class PassEstimator:
@@ -224,7 +227,7 @@ class PassEstimator:
         if rs.all_pass_model == "none":
             return fixed_pass(rs)
         n = len(deals) if n is None else n
-        m = n * PASS_DEALS_PER_DEAL if self.stream is not None else n
+        m = max(n, min(n * PASS_DEALS_PER_DEAL, PASS_DEALS_MAX)) if self.stream is not None else n
         if m > len(self.results):
             source = self._deals(deals, n, m)
             more = deal_results(rs, source[len(self.results):m], self.seat)

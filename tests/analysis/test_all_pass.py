@@ -172,6 +172,17 @@ def test_with_a_stream_the_game_is_played_on_more_deals_that_begin_with_the_pool
         PassEstimator(BOSTON, 0, Sampler(hand, 0, seed=10)).value(pool)
 
 
+def test_the_extra_deals_are_capped(monkeypatch):
+    import boston_sim.analysis.all_pass as all_pass
+
+    monkeypatch.setattr(all_pass, "PASS_DEALS_MAX", 100)
+    sampler = Sampler(parse_hand("QT95.54.T973.J86"), 0, seed=9)
+    pool = sampler.draw(150).deals
+    est = PassEstimator(BOSTON, 0, sampler.twin())
+    assert len(est.value(pool, 20).terms) == 100
+    assert len(est.value(pool).terms) == 150  # never fewer than the searches' own
+
+
 def test_a_bids_difference_from_a_pass_on_more_deals_is_calibrated():
     """A stand-in bid (the result of the seat on the declarer's left: per-deal terms that
     move with the pass value's) on ``n`` deals, passing on 16 times as many beginning with
