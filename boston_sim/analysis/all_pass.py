@@ -222,7 +222,8 @@ class PassEstimator:
 
     def value(self, deals: np.ndarray, n: int | None = None) -> PassValue:
         """The pass value on the first ``n`` of ``deals`` (all by default), and with a
-        stream on the first ``PASS_DEALS_PER_DEAL * n`` of the stream."""
+        stream on the first ``PASS_DEALS_PER_DEAL * n`` of the stream (capped as
+        :data:`PASS_DEALS_MAX` says)."""
         rs = self.rs
         if rs.all_pass_model == "none":
             return fixed_pass(rs)
