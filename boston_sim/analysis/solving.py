@@ -41,6 +41,7 @@ FAIL_COUNT_STREAM = 0x6661696C  # the failures' coin flips: a random stream of t
 MISERE_STREAM = 0x6D697365  # the coin flips of the misère searches past their budget
 PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
 SIDE_COLUMN = 2  # the side mask's column in a solver job row
+TARGET_COLUMN = 5  # ... and the target's (a value search's first guess)
 
 
 def fail_count_uniforms(seed: int, n: int, stream: int = FAIL_COUNT_STREAM) -> np.ndarray:
@@ -60,6 +61,11 @@ def partner_draws(seed: int, n: int, k: int) -> np.ndarray:
     seq = np.random.SeedSequence([int(seed), PARTNER_STREAM])
     u = np.random.Generator(np.random.PCG64(seq)).random(n)
     return np.minimum((u * k).astype(np.int64), k - 1)
+
+
+def job_rows(row: Sequence[int] | np.ndarray, k: int) -> np.ndarray:
+    """``k`` writable job rows from one row (or a copy of ``k`` rows)."""
+    return np.array(np.broadcast_to(np.asarray(row, np.int64), (k, JOB_WIDTH)))
 
 
 def first_guess(done: np.ndarray) -> int:
@@ -236,7 +242,7 @@ class Solver:
         there. The coin is drawn before the search, so a search past the budget that is to
         finish goes on where it is, with its table, instead of starting again."""
         s = self._solver
-        rows = np.array(np.broadcast_to(np.asarray(row, np.int64), (len(todo), JOB_WIDTH)))
+        rows = job_rows(row, len(todo))
         if len(todo):
             u = self.uniforms(lo + int(todo.max()) + 1, MISERE_STREAM)[lo + todo]
             rows[u < self.misere_rate, s.BUDGET_FIELD] = -self.misere_budget
@@ -365,9 +371,8 @@ class Solver:
         guess = np.where(made[sel], max(g, t), min(g, t - 1)) if g >= 0 else np.where(
             made[sel], t, t - 1)
         row = s.value_job(key.strain, key.leader, key.side_mask, "max")
-        rows = np.array(np.broadcast_to(self._per_deal(key, row, done, sel),
-                                        (len(sel), JOB_WIDTH)))
-        rows[:, 5] = guess
+        rows = job_rows(self._per_deal(key, row, done, sel), len(sel))
+        rows[:, TARGET_COLUMN] = guess
         batch.add(key, self._deals_for(key, done, done + m), rows, sel, res)
         return m - len(sel)
 
@@ -384,8 +389,8 @@ class Solver:
         ans = self._answers.pop(key, None)
         if ans is not None and len(ans):
             t = self.floors[key]
-            rows = np.array(np.broadcast_to(np.asarray(row, np.int64), (len(todo), JOB_WIDTH)))
-            rows[: len(ans), 5] = np.where(ans == 1, t, t - 1)
+            rows = job_rows(row, len(todo))
+            rows[: len(ans), TARGET_COLUMN] = np.where(ans == 1, t, t - 1)
             row = rows
         batch.add(key, deals, row, todo, res)
 
