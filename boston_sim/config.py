@@ -59,9 +59,10 @@ TIME_STEP: int = 2
 FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "0.1"))
 
 # Misère searches past this many expanded nodes (an escape proof, nearly always: a catch is
-# found sooner) are searched to the end only on a random share of their deals, the others
-# entering at those deals' mean (the estimates stay unbiased, see analysis/statistics).
-# 1 searches every one to the end. BOSTON_SIM_MISERE_COUNT_RATE overrides the share.
+# found sooner) go on only on a random share of their deals, and past each further tier of
+# nodes on that share again (analysis/solving.py); the others enter at the counted deals'
+# mean (unbiased, see analysis/statistics). 1 searches every one to the end.
+# BOSTON_SIM_MISERE_COUNT_RATE overrides the share.
 MISERE_NODE_BUDGET: int = 500_000
 MISERE_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_MISERE_COUNT_RATE", "0.25"))
 

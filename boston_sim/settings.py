@@ -76,8 +76,8 @@ class AnalysisSettings:
     share of the failed deals past its first few whose trick count is searched (the others
     only answered "fewer than the lowest target"); 1 counts them all.
     ``misere_count_rate``: the share of the misère searches past ``misere_node_budget``
-    expanded nodes that are searched to the end (the others enter at their mean); 1 searches
-    every one to the end.
+    expanded nodes that go on, and of those the share that goes on past each further tier
+    (the others enter at the counted deals' mean); 1 searches every one to the end.
     ``control_variates``: adjust every row's estimates by the regression on the deal's
     trump split, whose exact law is known (:mod:`boston_sim.analysis.control`): the same
     SEs from fewer deals; False for the plain means (and no such adjustment is made under

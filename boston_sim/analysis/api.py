@@ -92,10 +92,11 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool,
                      "(BOSTON_SIM_FAIL_COUNT_RATE=1 counts every deal)")
     if misere_skipped:
         notes.append(f"misère searches that ran past {s.misere_node_budget:,} nodes (escape "
-                     f"proofs, nearly always) were searched to the end on a random "
-                     f"{s.misere_count_rate:.0%} of their deals ({misere_skipped} not), the "
-                     "others entering at those deals' mean; the estimates stay unbiased and "
-                     "their SEs include it (BOSTON_SIM_MISERE_COUNT_RATE=1 ends every one)")
+                     f"proofs, nearly always) went on on a random {s.misere_count_rate:.0%} of "
+                     "their deals, and past each further tier of nodes on that share again "
+                     f"({misere_skipped} not searched to the end), the others entering at the "
+                     "counted deals' mean; the estimates stay unbiased and their SEs include "
+                     "it (BOSTON_SIM_MISERE_COUNT_RATE=1 ends every one)")
     if ctx.get("junior") is not None and ctx.get("junior") == ctx.get("senior"):
         notes.append("the turn-up is the senior suit: no junior rungs this deal, only senior "
                      "purchases (A-43)")

@@ -86,7 +86,7 @@ def check_solving(s: AnalysisSettings) -> None:
     if not (isinstance(rate, (int, float, np.integer, np.floating))
             and not isinstance(rate, bool) and 0 < rate <= 1):
         raise SamplingError("misere_count_rate must be in (0, 1]: the share of misère "
-                            "searches past their node budget that are searched to the end")
+                            "searches past their node budget that go on")
     budget = s.misere_node_budget
     if not (isinstance(budget, (int, np.integer)) and not isinstance(budget, bool)
             and budget >= 1):

@@ -36,9 +36,15 @@ mean is then never missing, and the few first counts steady its variance estimat
 
 NO_TRICK = 0  # the misère question: can the declarer take no trick?
 UNCOUNTED = -1  # a two-phase trick search's failed deal whose count was not searched
-# (and a misère deal past its node budget that was not searched to the end)
+# (and a misère deal past its node budget whose search gave up)
 FAIL_COUNT_STREAM = 0x6661696C  # the failures' coin flips: a random stream of their own
 MISERE_STREAM = 0x6D697365  # the coin flips of the misère searches past their budget
+MISERE_LEVELS = 2
+"""A misère search past its node budget goes on to the next tier of nodes (``TIER_FACTOR``
+times as many) when its coin falls below ``misere_rate``, past that one when it falls below
+``misere_rate**2``, and so on; after this many tiers it runs to the end. The longest escape
+proofs then cost their budgets mostly, and a deal that passed ``k`` tiers is counted with
+probability ``misere_rate**k`` (:attr:`Solver.rates`)."""
 PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
 SIDE_COLUMN = 2  # the side mask's column in a solver job row
 TARGET_COLUMN = 5  # ... and the target's (a value search's first guess)
@@ -47,7 +53,7 @@ TARGET_COLUMN = 5  # ... and the target's (a value search's first guess)
 def fail_count_uniforms(seed: int, n: int, stream: int = FAIL_COUNT_STREAM) -> np.ndarray:
     """The uniforms ``u[i]`` of the pool's deals ``0..n-1``: a failed deal ``i`` of a
     two-phase search is counted when ``u[i] < fail_rate`` (with :data:`MISERE_STREAM`: a
-    misère deal past its node budget is searched to the end when ``u[i] < misere_rate``).
+    misère search may pass tier ``l`` of its node budget when ``u[i] < misere_rate**l``).
     They depend only on the seed and the deal's index (a longer draw extends a shorter one),
     so neither the threads, nor the rounds, nor the search changes which deals are counted."""
     seq = np.random.SeedSequence([int(seed), stream])
@@ -66,6 +72,15 @@ def partner_draws(seed: int, n: int, k: int) -> np.ndarray:
 def job_rows(row: Sequence[int] | np.ndarray, k: int) -> np.ndarray:
     """``k`` writable job rows from one row (or a copy of ``k`` rows)."""
     return np.array(np.broadcast_to(np.asarray(row, np.int64), (k, JOB_WIDTH)))
+
+
+def tier_chances(passed: np.ndarray, rate: float) -> np.ndarray:
+    """Per misère deal, the chance that its search was counted (searched to its end), given
+    the tiers of the node budget it passed (0: within the budget, 1): ``rate`` per tier, up
+    to :data:`MISERE_LEVELS` (then it runs to the end). The design's own chances, so that
+    each counted deal's term is unbiased however few deals passed a tier (a ratio of the
+    deals seen, as the failures' counted share, is biased when they are few)."""
+    return np.where(passed > 0, float(rate) ** np.minimum(passed, MISERE_LEVELS), 1.0)
 
 
 def first_guess(done: np.ndarray) -> int:
@@ -101,10 +116,11 @@ class _Batch:
             return np.empty(0, np.int8)
         hands = np.concatenate(self.hands)
         jobs = np.concatenate(self.jobs)
-        # the misère searches that may run past their budget to the end go first, so that
-        # none of the longest starts when the others are done (the answers do not depend on
-        # the order)
-        order = np.argsort(jobs[:, solver.BUDGET_FIELD] >= 0, kind="stable")
+        # the misère searches that may run longest go first, so that none of them starts
+        # when the others are done (the answers do not depend on the order)
+        tiers = jobs[:, solver.TIERS_FIELD]
+        order = np.argsort(-np.where(tiers == solver.FINISH, MISERE_LEVELS, tiers),
+                           kind="stable")
         out = np.empty(len(jobs), np.int8)
         out[order] = solver.solve_jobs(np.ascontiguousarray(hands[order]), jobs[order],
                                        deadline, progress=progress)
@@ -148,9 +164,9 @@ class Solver:
         self._coins: dict[int, np.ndarray] = {}  # per stream, the pool's uniforms so far
         self.misere_budget = int(misere_budget) if misere_rate < 1 else 0
         self.misere_rate = float(misere_rate)
-        # per misère key and solved deal: its search passed the node budget (the stratum
-        # of which only a random share is searched to the end)
-        self.hard: dict[SolveKey, np.ndarray] = {k: np.zeros(0, bool) for k in self.keys
+        # per misère key and solved deal: how many tiers of the node budget its search is
+        # known to have passed (> 0: the stratum of which only a random share is counted)
+        self.hard: dict[SolveKey, np.ndarray] = {k: np.zeros(0, np.int8) for k in self.keys
                                                  if k.mode == "zero"}
         self.deals = np.empty((0, 4), np.uint64)
         self.discards = np.empty((0, 4), np.uint64)
@@ -224,7 +240,7 @@ class Solver:
                 row = s.value_job(key.strain, key.leader, key.side_mask, "min")
             else:
                 # boolean search: 0 tricks if he can lose every trick, else recorded as 1;
-                # past its node budget, searched to the end only if its coin says so
+                # past its node budget, searched on only if its coin says so
                 # (:meth:`_misere_rows`)
                 row = s.question_job(key.strain, key.leader, key.side_mask, "at_most",
                                      NO_TRICK, self.misere_budget)
@@ -235,32 +251,43 @@ class Solver:
                                       key.target)
         return row, todo
 
+    def _misere_tiers(self, lo: int, idx: np.ndarray) -> np.ndarray:
+        """The tiers past the node budget that the coins of deals ``lo + idx`` let their
+        misère searches pass (:data:`MISERE_LEVELS`: to the end)."""
+        if not len(idx):
+            return np.zeros(0, np.int64)
+        u = self.uniforms(lo + int(idx.max()) + 1, MISERE_STREAM)[lo + idx]
+        tiers = np.zeros(len(idx), np.int64)
+        for level in range(1, MISERE_LEVELS + 1):
+            tiers += u < self.misere_rate**level
+        return tiers
+
     def _misere_rows(self, row: Sequence[int], lo: int, todo: np.ndarray) -> np.ndarray:
-        """The job rows of a budgeted misère key's deals ``lo + todo``: a deal whose coin
-        (:func:`fail_count_uniforms`, :data:`MISERE_STREAM`) falls below ``misere_rate`` is
-        searched to the end, its answer marked if it passed the budget; the others give up
-        there. The coin is drawn before the search, so a search past the budget that is to
-        finish goes on where it is, with its table, instead of starting again."""
+        """The job rows of a budgeted misère key's deals ``lo + todo``: each search gives up
+        past the tiers of nodes its coin allows (:meth:`_misere_tiers`), and its answer marks
+        the tiers it passed. The coin is drawn before the search, so a search that is to go
+        on does so where it is, with its table, instead of starting again."""
         s = self._solver
         rows = job_rows(row, len(todo))
-        if len(todo):
-            u = self.uniforms(lo + int(todo.max()) + 1, MISERE_STREAM)[lo + todo]
-            rows[u < self.misere_rate, s.BUDGET_FIELD] = -self.misere_budget
+        tiers = self._misere_tiers(lo, todo)
+        rows[:, s.TIERS_FIELD] = np.where(tiers == MISERE_LEVELS, s.FINISH, tiers)
         return rows
 
     def _record(self, key: SolveKey, todo: np.ndarray, ans: np.ndarray,
                 res: np.ndarray) -> None:
         """Store a key's answers; a time limit's unsolved jobs (-1) cut its results at the
-        first one, so that every key keeps a prefix of the pool. A misère search past its
-        node budget that gave up there (``OVER_BUDGET``) is recorded as :data:`UNCOUNTED`,
-        and every one past the budget, finished or not, joins the key's :attr:`hard`
-        deals."""
+        first one, so that every key keeps a prefix of the pool. A misère search that gave up
+        past its node budget (``OVER_BUDGET``) is recorded as :data:`UNCOUNTED`; every one
+        past the budget joins the key's :attr:`hard` deals with the tiers it is known to have
+        passed (those marked, or one more than it was allowed)."""
         s = self._solver
-        hard = np.zeros(len(res), bool)
+        hard = np.zeros(len(res), np.int8)
         if self._budgeted(key):
-            past = ans >= s.PAST_BUDGET
-            hard[todo] = past | (ans == s.OVER_BUDGET)
-            ans = np.where(past, ans - s.PAST_BUDGET, ans)
+            lo = len(self.results[key])
+            over = ans == s.OVER_BUDGET
+            marks = np.where(ans >= 0, ans // s.PAST_BUDGET, 0)
+            hard[todo] = np.where(over, self._misere_tiers(lo, todo) + 1, marks)
+            ans = np.where(ans >= 0, ans % s.PAST_BUDGET, ans)
         gave_up = np.flatnonzero(ans == -1)
         if len(gave_up):
             cut = todo[gave_up[0]]
@@ -281,20 +308,20 @@ class Solver:
     @property
     def strata(self) -> dict[SolveKey, np.ndarray]:
         """Per misère key that has any, its solved deals past the node budget."""
-        return {k: h for k, h in self.hard.items() if h.any()}
+        return {k: h > 0 for k, h in self.hard.items() if h.any()}
 
     @property
     def misere_skipped(self) -> int:
-        """Misère searches past their budget that were not searched to the end."""
-        return sum(int((self.results[k][h] < 0).sum()) for k, h in self.hard.items())
+        """Misère searches past their budget that gave up (were not searched to the end)."""
+        return sum(int((self.results[k][h > 0] < 0).sum()) for k, h in self.hard.items())
 
     @property
     def rates(self) -> dict[SolveKey, np.ndarray]:
         """Per key and solved deal, the share of its failures counted exactly: 1 for a search
         that counts every deal, else the two-phase search's counted failures over its
         failures (the ratio estimate's sampling fraction, :mod:`.statistics`); for a misère
-        search's deals past the node budget (:attr:`strata`), the share of them searched to
-        the end."""
+        search's deals past the node budget (:attr:`strata`), their chance of being counted
+        (:func:`tier_chances`)."""
         out = {}
         for key, t in self.results.items():
             q = 1.0
@@ -305,7 +332,7 @@ class Solver:
             out[key] = np.full(len(t), q)
             hard = self.hard.get(key)
             if hard is not None and hard.any():
-                out[key] = np.where(hard, (hard & (t >= 0)).sum() / hard.sum(), 1.0)
+                out[key] = tier_chances(hard, self.misere_rate)
         return out
 
     def _may_go_two_phase(self, key: SolveKey) -> bool:
@@ -398,7 +425,7 @@ class Solver:
         """Solve each of ``keys`` on the pool's samples it has not seen, up to the ``n``-th:
         the yes/no questions of the pilots and of the two-phase keys in first parallel
         batches (:func:`solver.solve_jobs`), then every count in one more: the misère
-        questions that may run past their budget to the end first, then the trick searches,
+        questions that may run furthest past their budget first, then the trick searches,
         then the other, usually quick, misère questions, which fill the workers' idle tail.
 
         ``deadline`` (a ``time.perf_counter()`` value): the searches still running then give

@@ -102,19 +102,20 @@ def _sampled(t: np.ndarray, floor: int, stratum: np.ndarray | None) -> tuple[np.
 def sample_weights(t: np.ndarray, floor: int, q: float | np.ndarray,
                    stratum: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The weighted empirical distribution of a two-phase search's tricks: each deal's count
-    and weight. A make weighs 1; the counted failures share the failures' exact mass (each
-    weighs failures / counted; an uncounted failure 0), as in the ratio estimate of the EV;
-    when none was counted, the failures lie at ``floor - 1``. All 1 when ``q`` = 1.
+    and weight. A make weighs 1; the counted failures share the failures' exact mass (in
+    proportion to ``1 / q_i``: failures / counted for one rate; an uncounted failure 0), as
+    in the ratio estimate of the EV; when none was counted, the failures lie at
+    ``floor - 1``. All 1 when ``q`` = 1.
     ``stratum``: the subsampled deals when they are not the failures (a misère's searches
     past their node budget), which lie at 0 tricks (made) while none is known."""
     if all_exact(q):
         return t, np.ones(len(t))
     failed, fallback = _sampled(t, floor, stratum)
     counted = failed & (t >= 0)
-    k = int(counted.sum())
-    if k == 0:
+    if not counted.any():
         return np.where(failed, fallback, t), np.ones(len(t))
-    return t, np.where(failed, np.where(counted, failed.sum() / k, 0.0), 1.0)
+    inv = np.where(counted, 1.0 / np.broadcast_to(np.asarray(q, float), t.shape), 0.0)
+    return t, np.where(failed, inv * (failed.sum() / inv.sum()), 1.0)
 
 
 def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int,
@@ -317,24 +318,27 @@ def cvar_se(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> float:
 def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarray:
     """CVaR on :data:`BOOT_DRAWS` resamples of the deals (with replacement), each with its
     failures' weights worked out again (a two-phase search's counted failures share the
-    failures' mass). The deals take few distinct (part, kind, value) classes, so their counts
-    are resampled. :data:`PSEUDO_DEALS` of a deal at the next worse result the rules can give
-    joins the sample (as Agresti-Coull adds pseudo-deals to a proportion): a tail of a few
-    deals must not claim that nothing worse than what was seen can happen. The share is the
-    one whose SEs match the spread across seeds of exact and two-phase synthetic tails."""
+    failures' mass, in proportion to ``1 / q_i``). The deals take few distinct (part, kind,
+    value, weight) classes, so their counts are resampled. :data:`PSEUDO_DEALS` of a deal at
+    the next worse result the rules can give joins the sample (as Agresti-Coull adds
+    pseudo-deals to a proportion): a tail of a few deals must not claim that nothing worse
+    than what was seen can happen. The share is the one whose SEs match the spread across
+    seeds of exact and two-phase synthetic tails."""
     index = {id(s): i for i, (s, _) in enumerate(mix.parts)}
     part = mix.gather(lambda s: np.full(len(s), index[id(s)]))
     t = mix.gather(lambda s: s.t)
     sampled = mix.gather(lambda s: s.sampled & (not s.exact))
     kind = np.where(~sampled | (w > 0) & (t < 0), MADE,
                     np.where(t >= 0, COUNTED, UNCOUNTED_FAIL))
-    classes, inverse = np.unique(np.stack([part, kind, x], axis=1), axis=0,
+    inv_q = np.where(kind == COUNTED, 1.0 / mix.gather(
+        lambda s: np.broadcast_to(np.asarray(s.q, float), s.t.shape)), 1.0)
+    classes, inverse = np.unique(np.stack([part, kind, x, inv_q], axis=1), axis=0,
                                  return_inverse=True)
     counts = np.bincount(inverse.ravel(), minlength=len(classes)).astype(float)
     possible = np.unique(np.concatenate([s.net[~np.isnan(s.net)] for s, _ in mix.parts]))
     worse = possible[possible < x[w > 0].min()]
     if len(worse):
-        classes = np.vstack([classes, [-1, MADE, worse[-1]]])
+        classes = np.vstack([classes, [-1, MADE, worse[-1], 1.0]])
         counts = np.append(counts, PSEUDO_DEALS)
     drawn = np.random.default_rng(BOOT_SEED).multinomial(
         len(x), counts / counts.sum(), size=BOOT_DRAWS).astype(float)
@@ -346,8 +350,9 @@ def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarr
         fails = drawn[:, mine & (classes[:, 1] != MADE)].sum(axis=1)
         counted = mine & (classes[:, 1] == COUNTED)
         k = drawn[:, counted].sum(axis=1)
+        share = drawn[:, counted] @ classes[counted, 3]
         with np.errstate(invalid="ignore", divide="ignore"):
-            unit[:, counted] = (fails / k)[:, None]
+            unit[:, counted] = (fails / share)[:, None] * classes[counted, 3]
         # a resample with no counted failure puts its failures at the fallback (weight 1)
         unit[:, mine & (classes[:, 1] == UNCOUNTED_FAIL)] = (k == 0)[:, None]
     order = np.argsort(classes[:, 2], kind="stable")

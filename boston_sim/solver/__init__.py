@@ -38,12 +38,16 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "solve_positions_target", "solve_positions_value",
            "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
-           "on_first_compile", "BUDGET_FIELD", "JOB_WIDTH", "OVER_BUDGET", "PAST_BUDGET"]
+           "on_first_compile", "BUDGET_FIELD", "TIERS_FIELD", "JOB_WIDTH", "OVER_BUDGET",
+           "PAST_BUDGET", "TIER_FACTOR", "FINISH"]
 
-JOB_WIDTH = 7  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
+JOB_WIDTH = 8  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
 BUDGET_FIELD = 6  # a question's node budget (0: none) in its job row
-OVER_BUDGET = -2  # a yes/no job's answer when it passed its node budget
-PAST_BUDGET = 2  # added to the answer of a job that passed its budget but was to finish
+TIERS_FIELD = 7  # ... and the tiers past the budget it may go before it gives up
+OVER_BUDGET = -2  # a yes/no job's answer when it gave up past its budget
+PAST_BUDGET = 2  # added to a budgeted job's answer for each tier of nodes it passed
+TIER_FACTOR = 4  # tier i of a budget b ends at b * TIER_FACTOR**i nodes
+FINISH = -1  # tiers: the search never gives up
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
 MAX_TRICKS = 13  # a question about more tricks than a hand holds has no answer
@@ -380,33 +384,36 @@ def value_job(trump: int, leader: int, side_mask: int, mode: str = "max",
         raise SolverInputError(f"guess must be a number of tricks (-1: none), got "
                                f"{clip(repr(guess))}")
     _check_scalar(trump, leader, side_mask)
-    return (int(trump), int(leader), int(side_mask), 0, _MODES[mode], min(int(guess), 13), 0)
+    return (int(trump), int(leader), int(side_mask), 0, _MODES[mode], min(int(guess), 13), 0, 0)
 
 
 def question_job(trump: int, leader: int, side_mask: int, kind: str,
-                 target: int, budget: int = 0, finish: bool = False) -> tuple[int, ...]:
+                 target: int, budget: int = 0, tiers: int = 0) -> tuple[int, ...]:
     """A row for :func:`solve_jobs`: a yes/no question (as :func:`solve_batch_target`).
-    ``budget`` > 0: the search gives up once it has expanded more nodes than that, and the
-    job answers :data:`OVER_BUDGET` (a count of its own nodes: the same whatever the worker
-    or the thread count). With ``finish`` it runs to the end instead, and its answer is
-    1 / 0 plus :data:`PAST_BUDGET` if it expanded more nodes than ``budget``: exactly the
-    searches that would have given up."""
+    ``budget`` > 0: the search gives up once it has expanded more nodes than
+    ``budget * TIER_FACTOR**tiers`` (never with ``tiers`` = :data:`FINISH`), and the job
+    answers :data:`OVER_BUDGET`; one that ends answers 1 / 0 plus :data:`PAST_BUDGET` for each
+    tier ``budget * TIER_FACTOR**i`` (``i`` = 0, 1, ...) its nodes passed. Counts of its own
+    nodes: the same whatever the worker or the thread count, so with ``tiers`` = 0 the
+    searches that give up are exactly those that another ``tiers`` marks."""
     k = _kind(kind)
     tgt = _target(target)
     _check_scalar(trump, leader, side_mask)
     if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
         raise SolverInputError(f"budget must be a number of nodes (0: none), got "
                                f"{clip(repr(budget))}")
-    return (int(trump), int(leader), int(side_mask), 1, k, tgt,
-            -int(budget) if finish else int(budget))
+    if isinstance(tiers, bool) or not isinstance(tiers, (int, np.integer)) or tiers < FINISH:
+        raise SolverInputError(f"tiers must be a count of tiers (or FINISH), got "
+                               f"{clip(repr(tiers))}")
+    return (int(trump), int(leader), int(side_mask), 1, k, tgt, int(budget), int(tiers))
 
 
 def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None,
                progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Different games in one parallel batch: ``out[i]`` (int8) answers job ``jobs[i]`` (a row
     made by :func:`value_job` or :func:`question_job`) on deal ``hands[i]``: the tricks, or
-    1 / 0 for a question (:data:`OVER_BUDGET` for one that passed its node budget, the answer
-    plus :data:`PAST_BUDGET` for one that passed it but was to finish). One call
+    1 / 0 for a question (:data:`OVER_BUDGET` for one that gave up past its node budget, the
+    answer plus :data:`PAST_BUDGET` per tier passed for one that did not). One call
     balances the workers over all the games (a slow deal of one game no longer leaves a worker
     idle while it waits for the next call).
 
@@ -427,7 +434,8 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
         ok = ((jb[:, 0] >= 0) & (jb[:, 0] <= 4) & (jb[:, 1] >= 0) & (jb[:, 1] <= 3)
               & (jb[:, 2] >= 1) & (jb[:, 2] <= 14) & (jb[:, 3] >= 0) & (jb[:, 3] <= 1)
               & (jb[:, 4] >= 0) & (jb[:, 4] <= np.where(jb[:, 3] == 0, 1, 2)) & (jb[:, 5] >= -1)
-              & (jb[:, 5] <= 14) & ((jb[:, 3] == 1) | (jb[:, 6] == 0)))
+              & (jb[:, 5] <= 14) & (jb[:, 6] >= 0) & (jb[:, 7] >= FINISH)
+              & ((jb[:, 3] == 1) | ((jb[:, 6] == 0) & (jb[:, 7] == 0))))
         if not ok.all():
             i = int(np.argmin(ok))
             raise SolverInputError(f"job {i} is not a row made by value_job / question_job: "

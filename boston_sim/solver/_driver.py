@@ -13,7 +13,7 @@ from numba import prange
 
 from ..cards import lane_hcp
 from ..config import JIT, JIT_PARALLEL
-from . import BUDGET_FIELD, OVER_BUDGET, PAST_BUDGET
+from . import BUDGET_FIELD, OVER_BUDGET, PAST_BUDGET, TIER_FACTOR, TIERS_FIELD
 from ._bits import fetch_add, popcount
 from ._jit import njit
 from ._layout import (
@@ -56,8 +56,8 @@ J_SIDE = 2
 J_OP = 3  # OP_VALUE: tricks (J_ARG = mode, J_TARGET = first guess); OP_QUESTION: yes/no
 J_ARG = 4  # (J_ARG = kind, J_TARGET = target)
 J_TARGET = 5
-J_BUDGET = BUDGET_FIELD  # a question's node budget (0: none): past it, OVER_BUDGET; negative:
-# searched to the end, PAST_BUDGET added to the answer when it passed minus that many nodes
+J_BUDGET = BUDGET_FIELD  # a question's node budget (0: none), see ``solve_range_jobs``
+J_TIERS = TIERS_FIELD  # the tiers past the budget it may pass (-1: all) before it gives up
 OP_VALUE = 0
 OP_QUESTION = 1
 
@@ -297,14 +297,21 @@ def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
                                      ttd, mv, fr, P)
             else:
                 budget = jobs[i, J_BUDGET]
+                cap = budget if jobs[i, J_TIERS] >= 0 else I0
+                for _ in range(jobs[i, J_TIERS]):
+                    cap *= TIER_FACTOR
                 start = P[P_NODES]
-                P[P_BUDGET] = start + budget if budget > 0 else I0
+                P[P_BUDGET] = start + cap if cap > 0 else I0
                 out[i] = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
                                         ttd, mv, fr, P)
-                if out[i] < 0 and budget > 0 and P[P_NODES] > P[P_BUDGET]:
+                used = P[P_NODES] - start
+                if out[i] < 0 and cap > 0 and used > cap:
                     out[i] = OVER_BUDGET
-                elif out[i] >= 0 and budget < 0 and P[P_NODES] - start > -budget:
-                    out[i] += PAST_BUDGET
+                elif out[i] >= 0 and budget > 0:
+                    tier = budget
+                    while used > tier:  # one mark per tier passed
+                        out[i] += PAST_BUDGET
+                        tier *= TIER_FACTOR
                 P[P_BUDGET] = 0
         fetch_add(counter, 1, 1)
 
@@ -313,8 +320,8 @@ def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
 def batch_jobs(lanes, jobs, out, counter, ttk, ttd, mv, fr, P):
     """``out[i]`` = the answer of job ``i`` (row ``jobs[i]``: game and question, see ``J_*``)
     on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job, ``OVER_BUDGET`` for
-    a yes/no job that passed its node budget (its nodes alone decide that), or its answer
-    plus ``PAST_BUDGET`` if it was to finish anyway (a negative budget); -1 for a job that
+    a yes/no job that gave up past its node budget (its nodes alone decide that), else its
+    answer plus ``PAST_BUDGET`` per tier of the budget passed (``question_job``); -1 for a job that
     gave up because ``P[w, P_ABORT]`` was set (by another thread) while it ran, and for every
     job taken after that (a time limit; the flag is the caller's to clear). The one parallel
     kernel (every batch entry point calls it): one workspace (row of the stacked arrays from

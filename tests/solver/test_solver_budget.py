@@ -1,6 +1,7 @@
-"""Node budgets on yes/no jobs (``question_job(..., budget)``): a search that expands more
-nodes than its budget gives up and answers ``OVER_BUDGET``; one that needs fewer answers as
-without a budget. Where a search stops depends on its own nodes only, so the answers are the
+"""Node budgets on yes/no jobs (``question_job(..., budget, tiers)``): a search that expands
+more nodes than its budget (times ``TIER_FACTOR`` per tier it may pass) gives up and answers
+``OVER_BUDGET``; one that needs fewer answers as without a budget, marked once per tier of the
+budget it passed. Where a search stops depends on its own nodes only, so the answers are the
 same whatever the thread count or the jobs run before it on the same worker."""
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from boston_sim import solver
 from boston_sim.cards import parse_hand
 from boston_sim.sampler import Sampler
 from boston_sim.solver import (
+    FINISH,
     OVER_BUDGET,
     PAST_BUDGET,
+    TIER_FACTOR,
     SolverInputError,
     question_job,
     solve_jobs,
@@ -29,8 +32,8 @@ def _deals(n: int, seed: int) -> np.ndarray:
     return Sampler(parse_hand(HAND), 0, seed=seed).draw(n).deals
 
 
-def _misere(budget: int = 0, finish: bool = False) -> tuple[int, ...]:
-    return question_job(NT, 0, 1, "at_most", 0, budget, finish)
+def _misere(budget: int = 0, tiers: int = 0) -> tuple[int, ...]:
+    return question_job(NT, 0, 1, "at_most", 0, budget, tiers)
 
 
 def _nodes_each(deals: np.ndarray) -> list[int]:
@@ -59,11 +62,11 @@ def test_a_search_told_to_finish_marks_exactly_the_ones_that_would_have_given_up
     deals = _deals(24, 5)
     full = solve_jobs(deals, np.tile(_misere(), (len(deals), 1)))
     capped = solve_jobs(deals, np.tile(_misere(BUDGET), (len(deals), 1)))
-    finished = solve_jobs(deals, np.tile(_misere(BUDGET, finish=True), (len(deals), 1)))
+    finished = solve_jobs(deals, np.tile(_misere(BUDGET, FINISH), (len(deals), 1)))
     past = finished >= PAST_BUDGET
     assert past.any() and (~past).any(), "the set should have searches on both sides"
     assert past.tolist() == (capped == OVER_BUDGET).tolist()
-    assert np.where(past, finished - PAST_BUDGET, finished).tolist() == full.tolist()
+    assert (finished % PAST_BUDGET).tolist() == full.tolist()
     # on one thread too, after other work on the same worker
     import numba
 
@@ -71,11 +74,25 @@ def test_a_search_told_to_finish_marks_exactly_the_ones_that_would_have_given_up
     numba.set_num_threads(1)
     try:
         rows = np.concatenate([np.tile(value_job(NT, 0, 1, "max"), (3, 1)),
-                               np.tile(_misere(BUDGET, finish=True), (len(deals), 1))])
+                               np.tile(_misere(BUDGET, FINISH), (len(deals), 1))])
         again = solve_jobs(np.concatenate([_deals(3, 9), deals]), rows)[3:]
     finally:
         numba.set_num_threads(old)
     assert again.tolist() == finished.tolist()
+
+
+def test_tiers_move_where_a_search_gives_up_and_its_marks_count_the_tiers_it_passed():
+    deals = _deals(24, 5)
+    nodes = np.array(_nodes_each(deals))
+    full = solve_jobs(deals, np.tile(_misere(), (len(deals), 1)))
+    passed = sum((nodes > BUDGET * TIER_FACTOR**i).astype(int) for i in range(12))
+    assert (passed >= 2).any() and (passed == 1).any(), "the set should reach two tiers"
+    for tiers in (1, 2, FINISH):
+        got = solve_jobs(deals, np.tile(_misere(BUDGET, tiers), (len(deals), 1)))
+        gives_up = passed > tiers if tiers != FINISH else np.zeros(len(deals), bool)
+        assert (got == OVER_BUDGET).tolist() == gives_up.tolist()
+        assert (got[~gives_up] // PAST_BUDGET).tolist() == passed[~gives_up].tolist()
+        assert (got[~gives_up] % PAST_BUDGET).tolist() == full[~gives_up].tolist()
 
 
 def test_where_a_search_stops_does_not_depend_on_the_worker_or_its_earlier_jobs():
@@ -104,8 +121,10 @@ def test_budgets_are_checked_where_jobs_are_made():
         question_job(NT, 0, 1, "at_most", 0, -1)
     with pytest.raises(SolverInputError, match="budget"):
         question_job(NT, 0, 1, "at_most", 0, True)
+    with pytest.raises(SolverInputError, match="tiers"):
+        question_job(NT, 0, 1, "at_most", 0, BUDGET, -2)
     row = np.array(value_job(NT, 0, 1, "max"))
-    row[-1] = 1000  # a value job takes no budget
+    row[solver.BUDGET_FIELD] = 1000  # a value job takes no budget
     with pytest.raises(SolverInputError, match="not a row"):
         solve_jobs(_deals(1, 1), row[None, :])
 
@@ -120,5 +139,5 @@ def test_the_serial_body_takes_whole_rows_only():
     rows = np.tile(_misere(BUDGET), (len(deals), 1))
     ws = new_workspace(16)
     assert run_jobs(to_lanes(deals), rows, ws).tolist() == solve_jobs(deals, rows).tolist()
-    with pytest.raises(SolverInputError, match="7 fields"):
+    with pytest.raises(SolverInputError, match="8 fields"):
         run_jobs(to_lanes(deals), rows[:, :6], ws)
