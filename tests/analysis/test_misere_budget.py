@@ -83,6 +83,12 @@ def test_a_stratum_with_no_deal_searched_to_the_end_stands_at_made():
     y = estimator_terms(t, OK, 0, np.where(hard, 0.5, 1.0), hard)
     assert y.tolist() == [0, 1, 1 + (0 - 1) / 0.5, 0]
     assert sample_weights(t, 0, np.where(hard, 0.5, 1.0), hard)[1].tolist() == [1, 1, 2, 0]
+    # counted after different tiers: they share the stratum's mass in proportion to 1 / q
+    t = np.array([0, 0, 1, 0, -1], dtype=np.int8)
+    hard = np.array([False, True, True, True, True])
+    q = np.array([1.0, 0.25, 0.25, 0.0625, 0.25])
+    assert sample_weights(t, 0, q, hard)[1].tolist() == pytest.approx(
+        [1, 4 * 4 / 24, 4 * 4 / 24, 16 * 4 / 24, 0])
 
 
 def test_a_counted_deal_weighs_by_the_tiers_it_passed():
