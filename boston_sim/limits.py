@@ -26,6 +26,7 @@ RISK_MAX = 1e6  # counters: |--risk| at most this
 PRECISION_MIN = 1e-3  # counters: finer asks for more deals than any cap allows
 PRECISION_MAX = 1e6  # counters
 TRICKS_MAX = 13  # --target: 0..13 tricks
+NODE_BUDGET_MAX = 1 << 24  # a search's node budget: its 16th tier (4**16 times) fits int64
 
 TEXT_MAX = 1000  # characters of one command-line text (a hand, a constraint, an option)
 LINE_MAX = 10_000  # characters of one line of an input file

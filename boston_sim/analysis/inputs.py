@@ -24,7 +24,7 @@ from ..cards import (
 )
 from ..config import CONTEXT_KEYS, MISERE_TRICKS_MODES, PARTNER_AVERAGE, PARTNER_OFFSETS
 from ..errors import RulesError, SamplingError
-from ..limits import clip
+from ..limits import NODE_BUDGET_MAX, clip
 from ..rules import RuleSet, load_rules
 from ..sampler import Constraint, parse_constraint, parse_known
 from ..settings import AnalysisSettings
@@ -89,8 +89,9 @@ def check_solving(s: AnalysisSettings) -> None:
                             "searches past their node budget that go on")
     budget = s.misere_node_budget
     if not (isinstance(budget, (int, np.integer)) and not isinstance(budget, bool)
-            and budget >= 1):
-        raise SamplingError("misere_node_budget must be a whole number of nodes, at least 1")
+            and 1 <= budget <= NODE_BUDGET_MAX):
+        raise SamplingError("misere_node_budget must be a whole number of nodes, from 1 to "
+                            f"{NODE_BUDGET_MAX:,}")
 
 
 def _load_rules(s: AnalysisSettings, ctx: dict[str, Any]) -> RuleSet:

@@ -31,7 +31,7 @@ import numpy as np
 from ..cards import COMPASS, parse_compass, parse_deal, parse_strain
 from ..config import SOLVER_TT_BITS
 from ..errors import SolverInputError
-from ..limits import clip
+from ..limits import NODE_BUDGET_MAX, clip
 from ._misere import sure_misere
 
 __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_jobs",
@@ -39,7 +39,7 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
            "on_first_compile", "BUDGET_FIELD", "TIERS_FIELD", "JOB_WIDTH", "OVER_BUDGET",
-           "PAST_BUDGET", "TIER_FACTOR", "FINISH"]
+           "PAST_BUDGET", "TIER_FACTOR", "FINISH", "MAX_TIERS"]
 
 JOB_WIDTH = 8  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
 BUDGET_FIELD = 6  # a question's node budget (0: none) in its job row
@@ -48,6 +48,7 @@ OVER_BUDGET = -2  # a yes/no job's answer when it gave up past its budget
 PAST_BUDGET = 2  # added to a budgeted job's answer for each tier of nodes it passed
 TIER_FACTOR = 4  # tier i of a budget b ends at b * TIER_FACTOR**i nodes
 FINISH = -1  # tiers: the search never gives up
+MAX_TIERS = 16  # more tiers than this would take a budget past any search's nodes
 
 _KINDS = {"at_least": 0, "at_most": 1, "exactly": 2}
 MAX_TRICKS = 13  # a question about more tricks than a hand holds has no answer
@@ -399,12 +400,14 @@ def question_job(trump: int, leader: int, side_mask: int, kind: str,
     k = _kind(kind)
     tgt = _target(target)
     _check_scalar(trump, leader, side_mask)
-    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 0:
-        raise SolverInputError(f"budget must be a number of nodes (0: none), got "
-                               f"{clip(repr(budget))}")
-    if isinstance(tiers, bool) or not isinstance(tiers, (int, np.integer)) or tiers < FINISH:
-        raise SolverInputError(f"tiers must be a count of tiers (or FINISH), got "
-                               f"{clip(repr(tiers))}")
+    if (isinstance(budget, bool) or not isinstance(budget, (int, np.integer))
+            or not 0 <= budget <= NODE_BUDGET_MAX):
+        raise SolverInputError(f"budget must be a number of nodes up to {NODE_BUDGET_MAX:,} "
+                               f"(0: none), got {clip(repr(budget))}")
+    if (isinstance(tiers, bool) or not isinstance(tiers, (int, np.integer))
+            or not FINISH <= tiers <= MAX_TIERS):
+        raise SolverInputError(f"tiers must be a count of tiers up to {MAX_TIERS} (or FINISH), "
+                               f"got {clip(repr(tiers))}")
     return (int(trump), int(leader), int(side_mask), 1, k, tgt, int(budget), int(tiers))
 
 
@@ -434,7 +437,8 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
         ok = ((jb[:, 0] >= 0) & (jb[:, 0] <= 4) & (jb[:, 1] >= 0) & (jb[:, 1] <= 3)
               & (jb[:, 2] >= 1) & (jb[:, 2] <= 14) & (jb[:, 3] >= 0) & (jb[:, 3] <= 1)
               & (jb[:, 4] >= 0) & (jb[:, 4] <= np.where(jb[:, 3] == 0, 1, 2)) & (jb[:, 5] >= -1)
-              & (jb[:, 5] <= 14) & (jb[:, 6] >= 0) & (jb[:, 7] >= FINISH)
+              & (jb[:, 5] <= 14) & (jb[:, 6] >= 0) & (jb[:, 6] <= NODE_BUDGET_MAX)
+              & (jb[:, 7] >= FINISH) & (jb[:, 7] <= MAX_TIERS)
               & ((jb[:, 3] == 1) | ((jb[:, 6] == 0) & (jb[:, 7] == 0))))
         if not ok.all():
             i = int(np.argmin(ok))

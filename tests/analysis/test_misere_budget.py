@@ -16,6 +16,8 @@ from boston_sim.analysis import SolveKey, Solver, analyze
 from boston_sim.analysis.solving import MISERE_LEVELS, UNCOUNTED, tier_chances
 from boston_sim.analysis.statistics import ac_mean_se, estimator_terms, sample_weights, se
 from boston_sim.cards import parse_hand
+from boston_sim.errors import SamplingError
+from boston_sim.limits import NODE_BUDGET_MAX
 from boston_sim.sampler import Sampler
 
 HAND = "T9532.642.53.742"  # its escape proofs run from 0 to millions of nodes
@@ -144,6 +146,15 @@ def test_a_seed_gives_the_same_numbers_on_any_thread_count():
     two = analyze(HAND, threads=2, **kw)
     assert any("misère searches that ran past" in n for n in two.notes)
     assert one.table.equals(two.table)
+
+
+@pytest.mark.parametrize(("setting", "value"), [
+    ("misere_node_budget", 0), ("misere_node_budget", NODE_BUDGET_MAX + 1),
+    ("misere_node_budget", True), ("misere_count_rate", 0.0), ("misere_count_rate", 1.5)])
+def test_a_budget_or_rate_out_of_range_is_refused_before_any_search(setting, value):
+    with pytest.raises(SamplingError, match=setting) as err:
+        analyze(HAND, samples=4, **{setting: value})
+    assert "\n" not in str(err.value)
 
 
 def test_counted_misere_tricks_take_no_budget():

@@ -11,9 +11,11 @@ import pytest
 
 from boston_sim import solver
 from boston_sim.cards import parse_hand
+from boston_sim.limits import NODE_BUDGET_MAX
 from boston_sim.sampler import Sampler
 from boston_sim.solver import (
     FINISH,
+    MAX_TIERS,
     OVER_BUDGET,
     PAST_BUDGET,
     TIER_FACTOR,
@@ -123,6 +125,14 @@ def test_budgets_are_checked_where_jobs_are_made():
         question_job(NT, 0, 1, "at_most", 0, True)
     with pytest.raises(SolverInputError, match="tiers"):
         question_job(NT, 0, 1, "at_most", 0, BUDGET, -2)
+    with pytest.raises(SolverInputError, match="tiers"):
+        question_job(NT, 0, 1, "at_most", 0, BUDGET, MAX_TIERS + 1)
+    with pytest.raises(SolverInputError, match="budget"):
+        question_job(NT, 0, 1, "at_most", 0, NODE_BUDGET_MAX + 1)
+    row = np.array(_misere(BUDGET, MAX_TIERS))
+    row[solver.TIERS_FIELD] = MAX_TIERS + 1  # a row not made by question_job
+    with pytest.raises(SolverInputError, match="not a row"):
+        solve_jobs(_deals(1, 1), row[None, :])
     row = np.array(value_job(NT, 0, 1, "max"))
     row[solver.BUDGET_FIELD] = 1000  # a value job takes no budget
     with pytest.raises(SolverInputError, match="not a row"):
