@@ -25,7 +25,7 @@ import numpy as np
 from ..cards import boston_card_transform
 from ..config import TWO_PHASE_MIN_FAIL_SHARE
 from ..sampler import Samples, nth_card
-from ..solver import JOB_WIDTH
+from ..solver import CEILING_FIELD, FLOOR_FIELD, JOB_WIDTH
 from .plan import SolveKey
 
 PILOT = 8
@@ -81,6 +81,15 @@ def tier_chances(passed: np.ndarray, rate: float) -> np.ndarray:
     each counted deal's term is unbiased however few deals passed a tier (a ratio of the
     deals seen, as the failures' counted share, is biased when they are few)."""
     return np.where(passed > 0, float(rate) ** np.minimum(passed, MISERE_LEVELS), 1.0)
+
+
+def answered(rows: np.ndarray, made: np.ndarray, target: int) -> None:
+    """Value job ``rows`` of deals whose "at least ``target``?" is known (``made``): the
+    answer bounds each count, so its search does not prove it again (first guess, floor and
+    ceiling; a failure's ceiling is ``target - 1``, stored plus one)."""
+    rows[:, TARGET_COLUMN] = np.where(made, target, target - 1)
+    rows[:, FLOOR_FIELD] = np.where(made, target, 0)
+    rows[:, CEILING_FIELD] = np.where(made, 0, target)
 
 
 def first_guess(done: np.ndarray) -> int:
@@ -395,11 +404,11 @@ class Solver:
         res = np.where(pick, 0, UNCOUNTED).astype(np.int8)
         sel = np.flatnonzero(pick)
         g = first_guess(self.results[key])
-        guess = np.where(made[sel], max(g, t), min(g, t - 1)) if g >= 0 else np.where(
-            made[sel], t, t - 1)
         row = s.value_job(key.strain, key.leader, key.side_mask, "max")
         rows = job_rows(self._per_deal(key, row, done, sel), len(sel))
-        rows[:, TARGET_COLUMN] = guess
+        answered(rows, made[sel], t)
+        if g >= 0:
+            rows[:, TARGET_COLUMN] = np.where(made[sel], max(g, t), min(g, t - 1))
         batch.add(key, self._deals_for(key, done, done + m), rows, sel, res)
         return m - len(sel)
 
@@ -415,9 +424,8 @@ class Solver:
             row = self._misere_rows(row, lo, todo)
         ans = self._answers.pop(key, None)
         if ans is not None and len(ans):
-            t = self.floors[key]
             rows = job_rows(row, len(todo))
-            rows[: len(ans), TARGET_COLUMN] = np.where(ans == 1, t, t - 1)
+            answered(rows[: len(ans)], ans == 1, self.floors[key])
             row = rows
         batch.add(key, deals, row, todo, res)
 

@@ -39,11 +39,13 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
            "on_first_compile", "BUDGET_FIELD", "TIERS_FIELD", "JOB_WIDTH", "OVER_BUDGET",
-           "PAST_BUDGET", "TIER_FACTOR", "FINISH", "MAX_TIERS"]
+           "PAST_BUDGET", "TIER_FACTOR", "FINISH", "MAX_TIERS", "FLOOR_FIELD", "CEILING_FIELD"]
 
 JOB_WIDTH = 8  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
 BUDGET_FIELD = 6  # a question's node budget (0: none) in its job row
 TIERS_FIELD = 7  # ... and the tiers past the budget it may go before it gives up
+FLOOR_FIELD = BUDGET_FIELD  # a value job's tricks known to be made (0: nothing known)
+CEILING_FIELD = TIERS_FIELD  # ... and one more than it is known not to exceed (0: nothing)
 OVER_BUDGET = -2  # a yes/no job's answer when it gave up past its budget
 PAST_BUDGET = 2  # added to a budgeted job's answer for each tier of nodes it passed
 TIER_FACTOR = 4  # tier i of a budget b ends at b * TIER_FACTOR**i nodes
@@ -377,15 +379,22 @@ def solve_batch_target(
 
 
 def value_job(trump: int, leader: int, side_mask: int, mode: str = "max",
-              guess: int = -1) -> tuple[int, ...]:
-    """A row for :func:`solve_jobs`: the tricks of the side (as :func:`solve_batch`)."""
+              guess: int = -1, floor: int = 0, ceiling: int = MAX_TRICKS) -> tuple[int, ...]:
+    """A row for :func:`solve_jobs`: the tricks of the side (as :func:`solve_batch`), known
+    to lie in ``floor .. ceiling`` (from a question already answered on the same game, such
+    as "at least T?": its target is not searched again; a wrong bound gives a wrong answer)."""
     if not isinstance(mode, str) or mode not in _MODES:
         raise SolverInputError(f"unknown mode {clip(repr(mode))} (use max or min)")
     if isinstance(guess, bool) or not isinstance(guess, (int, np.integer)) or guess < -1:
         raise SolverInputError(f"guess must be a number of tricks (-1: none), got "
                                f"{clip(repr(guess))}")
+    if not all(isinstance(b, (int, np.integer)) and not isinstance(b, bool)
+               for b in (floor, ceiling)) or not 0 <= floor <= ceiling <= MAX_TRICKS:
+        raise SolverInputError(f"floor and ceiling must be tricks with 0 <= floor <= ceiling "
+                               f"<= {MAX_TRICKS}, got {clip(repr((floor, ceiling)))}")
     _check_scalar(trump, leader, side_mask)
-    return (int(trump), int(leader), int(side_mask), 0, _MODES[mode], min(int(guess), 13), 0, 0)
+    return (int(trump), int(leader), int(side_mask), 0, _MODES[mode], min(int(guess), 13),
+            int(floor), 0 if ceiling == MAX_TRICKS else int(ceiling) + 1)
 
 
 def question_job(trump: int, leader: int, side_mask: int, kind: str,
@@ -437,9 +446,13 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
         ok = ((jb[:, 0] >= 0) & (jb[:, 0] <= 4) & (jb[:, 1] >= 0) & (jb[:, 1] <= 3)
               & (jb[:, 2] >= 1) & (jb[:, 2] <= 14) & (jb[:, 3] >= 0) & (jb[:, 3] <= 1)
               & (jb[:, 4] >= 0) & (jb[:, 4] <= np.where(jb[:, 3] == 0, 1, 2)) & (jb[:, 5] >= -1)
-              & (jb[:, 5] <= 14) & (jb[:, 6] >= 0) & (jb[:, 6] <= NODE_BUDGET_MAX)
-              & (jb[:, 7] >= FINISH) & (jb[:, 7] <= MAX_TIERS)
-              & ((jb[:, 3] == 1) | ((jb[:, 6] == 0) & (jb[:, 7] == 0))))
+              & (jb[:, 5] <= 14) & (jb[:, 6] >= 0)
+              & np.where(jb[:, 3] == 1,  # a question's budget and tiers
+                         (jb[:, 6] <= NODE_BUDGET_MAX) & (jb[:, 7] >= FINISH)
+                         & (jb[:, 7] <= MAX_TIERS),
+                         # a value's floor and ceiling + 1 (0: none)
+                         (jb[:, 6] <= MAX_TRICKS) & (jb[:, 7] >= 0) & (jb[:, 7] <= MAX_TRICKS)
+                         & ((jb[:, 7] == 0) | (jb[:, 6] < jb[:, 7]))))
         if not ok.all():
             i = int(np.argmin(ok))
             raise SolverInputError(f"job {i} is not a row made by value_job / question_job: "

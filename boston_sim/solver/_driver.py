@@ -58,6 +58,8 @@ J_ARG = 4  # (J_ARG = kind, J_TARGET = target)
 J_TARGET = 5
 J_BUDGET = BUDGET_FIELD  # a question's node budget (0: none), see ``solve_range_jobs``
 J_TIERS = TIERS_FIELD  # the tiers past the budget it may pass (-1: all) before it gives up
+J_FLOOR = BUDGET_FIELD  # a value job's tricks known to be made (0: nothing known)
+J_CEILING = TIERS_FIELD  # ... and one more than it is known not to exceed (0: nothing)
 OP_VALUE = 0
 OP_QUESTION = 1
 
@@ -183,7 +185,18 @@ def high_card_estimate(hl, trump, side, n):
 
 @njit(**JIT)
 def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
-    """Tricks of ``side`` under best play: mode 0 = side maximises, 1 = side minimises.
+    """Tricks of ``side`` under best play: mode 0 = side maximises, 1 = side minimises
+    (``solve_value_within`` with nothing known)."""
+    return solve_value_within(hl, trump, leader, side, mode, guess, I0, I0 + 13, ttk, ttd, mv,
+                              fr, P)
+
+
+@njit(**JIT)
+def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk, ttd, mv,
+                       fr, P):
+    """Tricks of ``side`` under best play: mode 0 = side maximises, 1 = side minimises,
+    known to lie in ``floor .. ceiling`` (a question already answered: its target is not
+    searched again).
 
     Zero-window searches with a moving target (MTD(f)-like); all probes share the
     transposition table, whose entries are bounds valid for any target. ``guess`` is the
@@ -198,8 +211,8 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
     _setup(P, ttd, trump, maxmask, countmask, I0)
     _forget_killers(fr)
     n = hand_size(hl, leader)
-    lo = 0
-    hi = n
+    lo = max(floor, I0)
+    hi = min(ceiling, n)
     # first guess: the quick tricks of whoever is on lead
     if guess >= 0:
         g = guess
@@ -293,8 +306,9 @@ def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
             ld = jobs[i, J_LEADER]
             sd = jobs[i, J_SIDE]
             if jobs[i, J_OP] == OP_VALUE:
-                out[i] = solve_value(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
-                                     ttd, mv, fr, P)
+                ceiling = jobs[i, J_CEILING] - 1 if jobs[i, J_CEILING] > 0 else I0 + 13
+                out[i] = solve_value_within(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET],
+                                            jobs[i, J_FLOOR], ceiling, ttk, ttd, mv, fr, P)
             else:
                 budget = jobs[i, J_BUDGET]
                 cap = budget if jobs[i, J_TIERS] >= 0 else I0
