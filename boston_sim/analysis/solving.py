@@ -127,9 +127,7 @@ class _Batch:
         jobs = np.concatenate(self.jobs)
         # the misère searches that may run longest go first, so that none of them starts
         # when the others are done (the answers do not depend on the order)
-        tiers = jobs[:, solver.TIERS_FIELD]
-        order = np.argsort(-np.where(tiers == solver.FINISH, MISERE_LEVELS, tiers),
-                           kind="stable")
+        order = np.argsort(-solver.tiers_allowed(jobs), kind="stable")
         out = np.empty(len(jobs), np.int8)
         out[order] = solver.solve_jobs(np.ascontiguousarray(hands[order]), jobs[order],
                                        deadline, progress=progress)

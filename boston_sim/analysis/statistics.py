@@ -85,6 +85,11 @@ class CandidateStats:
         return len(self.tricks)
 
 
+def per_deal(q: float | np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The counting rates ``q`` (one, or one per deal) as one per deal of ``t``."""
+    return np.broadcast_to(np.asarray(q, float), t.shape)
+
+
 def all_exact(q: float | np.ndarray) -> bool:
     """Whether every deal's count is known (every rate ``q_i`` is 1)."""
     return bool(np.all(np.asarray(q) >= 1))
@@ -114,7 +119,7 @@ def sample_weights(t: np.ndarray, floor: int, q: float | np.ndarray,
     counted = failed & (t >= 0)
     if not counted.any():
         return np.where(failed, fallback, t), np.ones(len(t))
-    inv = np.where(counted, 1.0 / np.broadcast_to(np.asarray(q, float), t.shape), 0.0)
+    inv = np.where(counted, 1.0 / per_deal(q, t), 0.0)
     return t, np.where(failed, inv * (failed.sum() / inv.sum()), 1.0)
 
 
@@ -126,7 +131,7 @@ def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int,
     f = values[np.maximum(t, 0)].astype(float)
     if all_exact(q):
         return f
-    q = np.broadcast_to(np.asarray(q, float), t.shape)
+    q = per_deal(q, t)
     sampled, fallback = _sampled(t, floor, stratum)
     counted = (t >= 0) & sampled
     k = int(counted.sum())
@@ -330,8 +335,7 @@ def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarr
     sampled = mix.gather(lambda s: s.sampled & (not s.exact))
     kind = np.where(~sampled | (w > 0) & (t < 0), MADE,
                     np.where(t >= 0, COUNTED, UNCOUNTED_FAIL))
-    inv_q = np.where(kind == COUNTED, 1.0 / mix.gather(
-        lambda s: np.broadcast_to(np.asarray(s.q, float), s.t.shape)), 1.0)
+    inv_q = np.where(kind == COUNTED, 1.0 / mix.gather(lambda s: per_deal(s.q, s.t)), 1.0)
     classes, inverse = np.unique(np.stack([part, kind, x, inv_q], axis=1), axis=0,
                                  return_inverse=True)
     counts = np.bincount(inverse.ravel(), minlength=len(classes)).astype(float)

@@ -39,9 +39,12 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
            "on_first_compile", "BUDGET_FIELD", "TIERS_FIELD", "JOB_WIDTH", "OVER_BUDGET",
-           "PAST_BUDGET", "TIER_FACTOR", "FINISH", "MAX_TIERS", "FLOOR_FIELD", "CEILING_FIELD"]
+           "PAST_BUDGET", "TIER_FACTOR", "FINISH", "MAX_TIERS", "FLOOR_FIELD", "CEILING_FIELD",
+           "tiers_allowed"]
 
 JOB_WIDTH = 8  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
+OP_FIELD = 3  # a job's kind: COUNT_OP (value_job) or QUESTION_OP (question_job)
+COUNT_OP, QUESTION_OP = 0, 1
 BUDGET_FIELD = 6  # a question's node budget (0: none) in its job row
 TIERS_FIELD = 7  # ... and the tiers past the budget it may go before it gives up
 FLOOR_FIELD = BUDGET_FIELD  # a value job's tricks known to be made (0: nothing known)
@@ -393,7 +396,7 @@ def value_job(trump: int, leader: int, side_mask: int, mode: str = "max",
         raise SolverInputError(f"floor and ceiling must be tricks with 0 <= floor <= ceiling "
                                f"<= {MAX_TRICKS}, got {clip(repr((floor, ceiling)))}")
     _check_scalar(trump, leader, side_mask)
-    return (int(trump), int(leader), int(side_mask), 0, _MODES[mode], min(int(guess), 13),
+    return (int(trump), int(leader), int(side_mask), COUNT_OP, _MODES[mode], min(int(guess), 13),
             int(floor), 0 if ceiling == MAX_TRICKS else int(ceiling) + 1)
 
 
@@ -417,7 +420,16 @@ def question_job(trump: int, leader: int, side_mask: int, kind: str,
             or not FINISH <= tiers <= MAX_TIERS):
         raise SolverInputError(f"tiers must be a count of tiers up to {MAX_TIERS} (or FINISH), "
                                f"got {clip(repr(tiers))}")
-    return (int(trump), int(leader), int(side_mask), 1, k, tgt, int(budget), int(tiers))
+    return (int(trump), int(leader), int(side_mask), QUESTION_OP, k, tgt, int(budget),
+            int(tiers))
+
+
+def tiers_allowed(jobs: np.ndarray) -> np.ndarray:
+    """Per job row, the tiers past its node budget it may pass before it gives up: 0 for a
+    count or a question without tiers, ``MAX_TIERS + 1`` for one that never gives up (the
+    column holds a count's ceiling too: read it through here)."""
+    tiers = np.where(jobs[:, TIERS_FIELD] == FINISH, MAX_TIERS + 1, jobs[:, TIERS_FIELD])
+    return np.where(jobs[:, OP_FIELD] == QUESTION_OP, tiers, 0)
 
 
 def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None,

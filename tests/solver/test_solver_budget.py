@@ -151,3 +151,13 @@ def test_the_serial_body_takes_whole_rows_only():
     assert run_jobs(to_lanes(deals), rows, ws).tolist() == solve_jobs(deals, rows).tolist()
     with pytest.raises(SolverInputError, match="8 fields"):
         run_jobs(to_lanes(deals), rows[:, :6], ws)
+
+
+def test_a_count_s_ceiling_is_not_read_as_tiers():
+    """The tiers column holds a count's known ceiling too: ordering a batch by the tiers a
+    job may run must see 0 for every count, whatever its ceiling."""
+    rows = np.array([value_job(NT, 0, 1, "max", -1, 0, 4), _misere(BUDGET, 1),
+                     _misere(BUDGET, FINISH), _misere(BUDGET), value_job(NT, 0, 1, "max")])
+    tiers = solver.tiers_allowed(rows)
+    assert tiers.tolist()[0] == 0 and tiers.tolist()[3:] == [0, 0]
+    assert 0 < tiers[1] < tiers[2]
