@@ -40,6 +40,7 @@ from ._layout import (
 )
 from ._quick_tricks import quick_tricks
 from ._search import PROBE_NODES, search
+from ._suit_game import SUIT_MEMO
 from ._trick import hand_size
 from ._ttable import tt_new_game
 
@@ -101,7 +102,8 @@ def new_workspaces(n, tt_bits):
     size = 1 << tt_bits
     heads = size >> 2
     ttk = _zeros_huge((n, K_SIZE * size))
-    ttd = _zeros_huge((n, size + 5 * heads))
+    # (the table's data, then the memo of the misère escape tests: ``_suit_game``)
+    ttd = _zeros_huge((n, size + 5 * heads + SUIT_MEMO))
     mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
     P = np.zeros((n, P_SIZE), dtype=np.int64)
     fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)

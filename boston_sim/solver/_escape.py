@@ -12,8 +12,14 @@ discards are chosen to keep every one of them.
 
 * ``ducks_for_rounds``: the declarer plays under every lead of the suit for as many rounds as
   the suit can still be led (a round costs its longest defender a card).
+* ``suit_safe`` (``_suit_game``): no defence can catch him in the suit even when it may
+  choose the leader of every round and drop its cards of the suit at will (a search of
+  that relaxed game on the suit alone, memoised): where the defenders' cards must follow
+  to the same rounds, it proves suits that ``ducks_for_rounds`` cannot.
 * ``guarded``: one defender holds only cards above all of the declarer's in the suit, and
   cannot be made void in it before him (a count over the other suits' lengths).
+
+The memo of ``suit_safe`` is the tail of the worker's table data (``memo``: ``ttd``).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from ..config import JIT_NONRT
 from ._bits import highbit_index, lowbit_index, popcount
 from ._jit import njit
 from ._layout import F_BP, F_T, F_TM, I0, NT
+from ._suit_game import suit_safe
 
 # (numpy scalars, and I0 to start a sum passed on: a Python int given to a kernel compiles a
 # copy of it per value)
@@ -155,27 +162,29 @@ def guarded(hl, s, d, spare, shed):
 
 
 @njit(**JIT_NONRT)
-def _suits_escape(hl, d, led, c, shed, tb, row, col):
+def _suits_escape(hl, d, led, c, shed, tb, row, col, memo):
     """Every suit safe for ``d`` with the defenders on lead (``led`` = -1), or after his lead
     of card ``c`` in suit ``led`` (that suit then holds one round less and counts without
-    ``c``; it must pass ``ducks_for_rounds``).
+    ``c``; it must pass ``ducks_for_rounds`` or ``suit_safe``).
 
-    The other suits pass ``ducks_for_rounds`` or, for at most two, ``guarded``. Void in the
+    The other suits pass ``ducks_for_rounds`` or ``suit_safe`` or, for at most two,
+    ``guarded``. Void in the
     suit led, the declarer discards from a guarded suit whose guard is void in it too. With
     two guards both void there, one of them may discard his guarded suit unanswered: that
     happens only in rounds of the other suits after the declarer's cards of them are gone
     (he keeps them while he holds both guarded suits), at most ``max(0, L_u - d_u)`` rounds
     of suit ``u``: the ``spare`` each guard must also cover."""
-    weak = 0  # the suits failing ``ducks_for_rounds``
+    weak = 0  # the suits failing ``ducks_for_rounds`` and ``suit_safe``
     for s in range(4):
         x = hl[d * 4 + s]
         e, longest = _others(hl, s, d)
         if x == 0 or e == 0:
             continue
         if s == led:
-            if not ducks_for_rounds(x & ~(1 << c), e, longest - 1):
+            rest = x & ~(1 << c)
+            if not ducks_for_rounds(rest, e, longest - 1) and not suit_safe(hl, s, d, rest, memo):
                 return False
-        elif not ducks_for_rounds(x, e, longest):
+        elif not ducks_for_rounds(x, e, longest) and not suit_safe(hl, s, d, x, memo):
             weak |= 1 << s
     if popcount(weak) > MAX_GUARDS:
         return False
@@ -198,19 +207,19 @@ def _suits_escape(hl, d, led, c, shed, tb, row, col):
 
 
 @njit(**JIT_NONRT)
-def escapes(hl, trump, d, tb, row, col):
+def escapes(hl, trump, d, tb, row, col, memo):
     """Misère game, the defenders on lead: can the lone declarer ``d`` (no trump in his hand,
     or no trumps) lose every trick from here? Yes when every suit both sides hold passes
-    ``ducks_for_rounds`` or, for up to two suits, ``guarded``. ``tb[row, col + s]``: the lowest rank
-    of each suit both sides hold (the tests read the order of all its cards; lengths are in
-    every table key), 16 for the others."""
+    ``ducks_for_rounds`` or ``suit_safe`` or, for up to two suits, ``guarded``.
+    ``tb[row, col + s]``: the lowest rank of each suit both sides hold (the tests read the
+    order of all its cards; lengths are in every table key), 16 for the others."""
     if trump != NT and hl[d * 4 + trump] != 0:
         return False
-    return _suits_escape(hl, d, NO_LEAD, I0, I0, tb, row, col)
+    return _suits_escape(hl, d, NO_LEAD, I0, I0, tb, row, col, memo)
 
 
 @njit(**JIT_NONRT)
-def escapes_on_lead(hl, trump, d, tb, row, col):
+def escapes_on_lead(hl, trump, d, tb, row, col, memo):
     """Misère game, the lone declarer ``d`` on lead: has he a lead that loses, after which
     ``escapes`` holds? A lead of ``c`` loses when a defender holds only higher cards of its
     suit (he must play one; a ruff wins it too). Tries, per suit, the highest such card (the
@@ -224,13 +233,14 @@ def escapes_on_lead(hl, trump, d, tb, row, col):
             continue
         over = defenders_lowest(hl, d, s)
         below = x & ((1 << over) - 1) if over > 0 else 0
-        if below != 0 and _suits_escape(hl, d, s, highbit_index(below), I0, tb, row, col):
+        if below != 0 and _suits_escape(hl, d, s, highbit_index(below), I0, tb, row, col,
+                                            memo):
             return True
     return False
 
 
 @njit(**JIT_NONRT, inline="always")
-def escapes_in_trick(hl, fr, ply, leader, pos, trump, d):
+def escapes_in_trick(hl, fr, ply, leader, pos, trump, d, memo):
     """Misère game inside a trick (``pos`` cards played, the search's frames ``fr``): has the
     lone declarer ``d`` played a card already beaten (the later cards cannot make it win), and
     does ``escapes`` hold on the hands as they are? Then he loses every trick: the cards
@@ -247,7 +257,7 @@ def escapes_in_trick(hl, fr, ply, leader, pos, trump, d):
     shed = I0  # the seats still to play: each may cost a guard one card (see ``guarded``)
     for i in range(pos, 4):
         shed |= 1 << ((leader + i) & 3)
-    if not _suits_escape(hl, d, NO_LEAD, I0, shed, fr, ply, F_T):
+    if not _suits_escape(hl, d, NO_LEAD, I0, shed, fr, ply, F_T, memo):
         return False
     for s in range(4):
         u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s] | ((fr[ply - 1, F_TM] >> (16 * s)) & 0xFFFF)

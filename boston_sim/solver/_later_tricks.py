@@ -423,9 +423,10 @@ def trump_cut(hl, fr, ply, seat, trump, countmask, max_game, exact, need, r):
 
 
 @njit(**JIT_NONRT, inline="always")
-def later_tricks_cut(hl, fr, ply, seat, trump, countmask, maxmask, exact, need, r):
+def later_tricks_cut(hl, fr, ply, seat, trump, countmask, maxmask, exact, need, r, memo):
     """At a trick boundary: 1 / 0 if a sure-trick test settles the question, else -1. Sets
-    the ranks the answer relies on (``fr[ply, F_T..]``)."""
+    the ranks the answer relies on (``fr[ply, F_T..]``). ``memo``: the escape tests' memo
+    (the worker's table data, ``_suit_game``)."""
     max_game = is_max_game(maxmask, countmask)
     # (not in the plain max game: there the quick tricks and the table settle the same
     # positions, on fewer ranks)
@@ -446,10 +447,10 @@ def later_tricks_cut(hl, fr, ply, seat, trump, countmask, maxmask, exact, need, 
     if not exact and is_lone_misere(maxmask, countmask):
         d = lowbit_index(countmask)
         if seat != d:
-            if escapes(hl, trump, d, fr, ply, F_T):
+            if escapes(hl, trump, d, fr, ply, F_T, memo):
                 return 0
             if need == 1 and forced_win(hl, seat, trump, d, fr, ply, F_T):
                 return 1
-        elif escapes_on_lead(hl, trump, d, fr, ply, F_T):
+        elif escapes_on_lead(hl, trump, d, fr, ply, F_T, memo):
             return 0
     return -1

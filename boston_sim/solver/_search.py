@@ -163,7 +163,7 @@ def _boundary_cut(hl, ttk, ttd, P, fr, ply, seat, leader, target):
                       exact, need, r)
         if c >= 0:
             return c
-    c = later_tricks_cut(hl, fr, ply, seat, trump, countmask, maxmask, exact, need, r)
+    c = later_tricks_cut(hl, fr, ply, seat, trump, countmask, maxmask, exact, need, r, ttd)
     if c >= 0:
         return c
     c = _table_cut(hl, ttk, ttd, P, fr, ply, seat, need)
@@ -198,7 +198,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
         if c >= 0:
             return c
         if is_lone_misere(P[P_MAXMASK], countmask) and escapes_in_trick(
-                hl, fr, ply, leader, pos, P[P_TRUMP], lowbit_index(countmask)):
+                hl, fr, ply, leader, pos, P[P_TRUMP], lowbit_index(countmask), ttd):
             return 0  # the misère declarer is beaten in this trick and loses every other
     P[P_NODES] += 1
     fr[ply, F_NM] = gen_moves(hl, fr, P, seat, pos, leader, mv, ply)

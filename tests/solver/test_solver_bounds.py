@@ -42,7 +42,10 @@ from boston_sim.solver._later_tricks import (
 )
 from boston_sim.solver._layout import F_CARD, F_SIZE, MAX_PLY
 from boston_sim.solver._quick_tricks import cross_quick_tricks, ruff_trick, team_quick_tricks
+from boston_sim.solver._suit_game import SUIT_MEMO
 from boston_sim.solver._trick import sure_trick, winning_pos
+
+MEMO = np.zeros(SUIT_MEMO, dtype=np.int64)  # the escape tests' memo (``_suit_game``)
 
 SIDES = (0b0001, 0b0010, 0b0101, 0b0011, 0b1110)
 
@@ -404,7 +407,7 @@ def _low_declarer_endings(rng: random.Random, n: int, count: int):
                     low, owner = min(others)
                     hands[owner] ^= (1 << low) | (1 << bit)
                     hands[d] ^= (1 << low) | (1 << bit)
-        if escapes(lanes(hands), trump, d, scratch, 0, 0):
+        if escapes(lanes(hands), trump, d, scratch, 0, 0, MEMO):
             out.append((trump, d, hands))
     return out
 
@@ -431,9 +434,9 @@ def test_escapes_needs_the_declarer_without_trumps() -> None:
              1 << (card["H"] + 5) | 1 << (card["D"] + 4),
              1 << (card["H"] + 6) | 1 << (card["D"] + 5)]
     scratch = np.zeros((1, 8), dtype=np.int64)
-    assert escapes(lanes(hands), 4, 0, scratch, 0, 0)
+    assert escapes(lanes(hands), 4, 0, scratch, 0, 0, MEMO)
     assert naive.min_tricks(hands, 4, 1, 0b0001) == 0
-    assert not escapes(lanes(hands), 0, 0, scratch, 0, 0)
+    assert not escapes(lanes(hands), 0, 0, scratch, 0, 0, MEMO)
     assert naive.min_tricks(hands, 0, 1, 0b0001) == 1
 
 

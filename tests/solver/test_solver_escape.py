@@ -27,7 +27,10 @@ from boston_sim.solver._escape import (
     escapes_on_lead,
     guarded,
 )
+from boston_sim.solver._suit_game import SUIT_MEMO
 from boston_sim.solver.kernels import ask_lanes, new_workspace, solve_lanes
+
+MEMO = np.zeros(SUIT_MEMO, dtype=np.int64)  # the escape tests' memo (``_suit_game``)
 
 CARD = {"S": 0, "H": 16, "D": 32, "C": 48}
 RANK = {r: i + 2 for i, r in enumerate("23456789TJQKA")}
@@ -75,7 +78,7 @@ def _escape_endings(rng: random.Random, n: int, count: int, on_lead: bool):
         d = rng.randrange(4)
         hands = _lowered(rng, naive.random_ending(rng, n), d)
         trump = rng.choice([4, 4, 4, 0, 1, 2, 3])
-        if test(lanes(hands), trump, d, scratch, 0, 0):
+        if test(lanes(hands), trump, d, scratch, 0, 0, MEMO):
             out.append((trump, d, hands))
             old += _pairs_below(hands, trump, d)
     return out, old
@@ -112,7 +115,7 @@ def test_rounds_are_capped_by_the_longest_defender() -> None:
     assert not ducks_for_rounds(hl[0], hl[4] | hl[8] | hl[12], 3)
     assert ducks_for_rounds(hl[0], hl[4] | hl[8] | hl[12], 1)
     scratch = np.zeros((1, 8), dtype=np.int64)
-    assert escapes(hl, 4, 0, scratch, 0, 0)
+    assert escapes(hl, 4, 0, scratch, 0, 0, MEMO)
     assert not _pairs_below(hands, 4, 0)
     for leader in (1, 2, 3):
         assert naive.can_reach(hands, 4, leader, 0b0001, "at_most", 0)
@@ -127,13 +130,13 @@ def test_a_guard_needs_a_surplus_over_the_rounds_he_can_discard_in() -> None:
     hl = lanes(safe)
     assert guarded(hl, 2, 0, 0, 0) and not ducks_for_rounds(hl[2], hl[6] | hl[10] | hl[14], 4)
     scratch = np.zeros((1, 8), dtype=np.int64)
-    assert escapes(hl, 4, 0, scratch, 0, 0)
+    assert escapes(hl, 4, 0, scratch, 0, 0, MEMO)
     for leader in (1, 2, 3):
         assert naive.can_reach(safe, 4, leader, 0b0001, "at_most", 0)
     caught = [hand("H2 D9 C95"), hand("S3 D2 CQ6"), hand("SJ76 HQ"), hand("HJ7 DKT")]
     hl = lanes(caught)
     assert not guarded(hl, 2, 0, 0, 0)
-    assert not escapes(hl, 4, 0, scratch, 0, 0)
+    assert not escapes(hl, 4, 0, scratch, 0, 0, MEMO)
     assert not naive.can_reach(caught, 4, 1, 0b0001, "at_most", 0)
 
 
