@@ -87,7 +87,7 @@ def canonical(d, left, across, right):
     return out_d, out_l, out_p, out_r
 
 
-@njit(**JIT_NONRT, inline="always")
+@njit(**JIT_NONRT)
 def _highest(x):
     """The highest bit of ``x`` (> 0), as a mask."""
     b = x
@@ -96,36 +96,24 @@ def _highest(x):
     return b
 
 
-@njit(**JIT_NONRT, inline="always")
+@njit(**JIT_NONRT)
 def _choices(g):
     """A seat's distinct cards for a round, in canonical form: the lowest of each run (the
     cards of one run are equivalent), or ``NO_CARD`` when it holds none."""
     return g & ~(g << 1) if g != 0 else NO_CARD
 
 
-@njit(**JIT_NONRT, inline="always")
-def _seat(k, ld):
-    """The seat playing ``k``-th (0: the lead) to a round led by ``ld`` (``D`` is seat 0)."""
-    return (ld + k) & 3
-
-
-@njit(**JIT_NONRT, inline="always")
-def _drop(g1, g2, g3, seat, card):
-    """The defenders' holdings after ``seat`` plays ``card`` (``NO_CARD``: none)."""
-    if card != NO_CARD:
-        if seat == 1:
-            g1 ^= card
-        elif seat == 2:
-            g2 ^= card
-        elif seat == 3:
-            g3 ^= card
-    return g1, g2, g3
+@njit(**JIT_NONRT)
+def _card(c):
+    """A choice as a card (``NO_CARD``: none, 0)."""
+    return 0 if c == NO_CARD else c
 
 
 @njit(**JIT_NONRT)
 def caught(d, left, across, right, memo, base):
     """Can the relaxed game's defence make ``D`` win a round? (Holdings in canonical form;
-    ``memo[base:base + SUIT_MEMO]`` the memo.)"""
+    ``memo[base:base + SUIT_MEMO]`` the memo.) Seats 1, 2, 3 (left, across, right) from
+    the leader ``ld`` up play before ``D`` (seat 0), those below it after him."""
     if d == 0 or (left | across | right) == 0:
         return False
     key = d | (left << _KEY_BITS) | (across << (2 * _KEY_BITS)) | (right << (3 * _KEY_BITS))
@@ -137,63 +125,43 @@ def caught(d, left, across, right, memo, base):
     found = False
     # the defenders staying in the suit (a subset of those holding it), then the leader
     for stay in range(2, 16, 2):
-        if found:
-            break
         if stay & ~held:
             continue
-        gs = (0, left if stay & 2 else 0, across if stay & 4 else 0, right if stay & 8 else 0)
+        g1 = left if stay & 2 else 0
+        g2 = across if stay & 4 else 0
+        g3 = right if stay & 8 else 0
         for ld in range(1, 4):
-            if found:
-                break
-            if not (stay >> ld) & 1:
+            if found or not (stay >> ld) & 1:
                 continue
-            dpos = (4 - ld) & 3  # D's place in the round: the seats before him, then after
-            b1 = _seat(1, ld) if dpos > 1 else 0
-            b2 = _seat(2, ld) if dpos > 2 else 0
-            a1 = _seat(dpos + 1, ld) if dpos < 3 else 0
-            a2 = _seat(dpos + 2, ld) if dpos < 2 else 0
             # a defender after D whose every card is above D's card beats it
             floor = 0
-            for a in (a1, a2):
-                if a != 0 and gs[a] != 0:
-                    floor = max(floor, gs[a] & -gs[a])
-            x0 = _choices(gs[ld])
-            while x0 != 0 and not found:
-                c0 = x0 & -x0
-                x0 ^= c0
-                x1 = _choices(gs[b1]) if b1 != 0 else NO_CARD
-                while x1 != 0 and not found:
-                    c1 = x1 & -x1
-                    x1 ^= c1
-                    x2 = _choices(gs[b2]) if b2 != 0 else NO_CARD
-                    while x2 != 0 and not found:
-                        c2 = x2 & -x2
-                        x2 ^= c2
-                        top = 0
-                        for c in (c0, c1, c2):
-                            if c != NO_CARD:
-                                top = max(top, c)
+            if ld > 1 and g1 != 0:
+                floor = g1 & -g1
+            if ld > 2 and g2 != 0:
+                floor = max(floor, g2 & -g2)
+            x1 = _choices(g1)
+            while x1 != 0 and not found:
+                c1 = x1 & -x1
+                x1 ^= c1
+                x2 = _choices(g2)
+                while x2 != 0 and not found:
+                    c2 = x2 & -x2
+                    x2 ^= c2
+                    x3 = _choices(g3)
+                    while x3 != 0 and not found:
+                        c3 = x3 & -x3
+                        x3 ^= c3
+                        k1 = _card(c1)
+                        k2 = _card(c2)
+                        k3 = _card(c3)
+                        top = max(k1 if ld == 1 else 0, k2 if ld <= 2 else 0, k3)
                         lose = d & (max(top, floor) - 1)
                         if lose == 0:
                             found = True  # every card of his wins the round
-                            break
-                        nd = d ^ _highest(lose)
-                        h1, h2, h3 = _drop(gs[1], gs[2], gs[3], ld, c0)
-                        h1, h2, h3 = _drop(h1, h2, h3, b1, c1)
-                        h1, h2, h3 = _drop(h1, h2, h3, b2, c2)
-                        hs = (0, h1, h2, h3)
-                        y1 = _choices(hs[a1]) if a1 != 0 else NO_CARD
-                        while y1 != 0 and not found:
-                            e1 = y1 & -y1
-                            y1 ^= e1
-                            y2 = _choices(hs[a2]) if a2 != 0 else NO_CARD
-                            while y2 != 0 and not found:
-                                e2 = y2 & -y2
-                                y2 ^= e2
-                                k1, k2, k3 = _drop(h1, h2, h3, a1, e1)
-                                k1, k2, k3 = _drop(k1, k2, k3, a2, e2)
-                                q0, q1, q2, q3 = canonical(nd, k1, k2, k3)
-                                found = caught(q0, q1, q2, q3, memo, base)
+                        else:
+                            q0, q1, q2, q3 = canonical(d ^ _highest(lose), g1 ^ k1, g2 ^ k2,
+                                                       g3 ^ k3)
+                            found = caught(q0, q1, q2, q3, memo, base)
     memo[slot] = (key << 2) | (_CAUGHT if found else _SAFE)
     return found
 
