@@ -224,6 +224,20 @@ def random_ending(rng, n: int, must_hold: tuple[int, ...] = ()) -> list[int]:
     return [sum(1 << c for c in chosen[i * n : (i + 1) * n]) for i in range(4)]
 
 
+def lowered(rng, hands: list[int], d: int, share: float = 0.6) -> list[int]:
+    """Swap about ``share`` of seat ``d``'s cards with lower cards of their suit held by the
+    others (in place; returned): endings where a lone misère declarer often escapes."""
+    for bit in cards_in(hands[d]):
+        if rng.random() < share:
+            lower = [(b, i) for i in range(4) if i != d for b in cards_in(hands[i])
+                     if b // 16 == bit // 16 and b < bit]
+            if lower:
+                low, owner = rng.choice(lower)
+                hands[owner] ^= (1 << low) | (1 << bit)
+                hands[d] ^= (1 << low) | (1 << bit)
+    return hands
+
+
 def trick_under_way(rng, n: int, least: int = 1) -> tuple[list[int], int, list[int]]:
     """A random ending of ``n`` cards a hand (``random_ending``) with ``least`` to 3 cards of
     its trick played legally: (hands left, leader, cards played in order)."""

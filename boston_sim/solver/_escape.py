@@ -168,12 +168,11 @@ def _suits_escape(hl, d, led, c, shed, tb, row, col, memo):
     ``c``; it must pass ``ducks_for_rounds`` or ``suit_safe``).
 
     The other suits pass ``ducks_for_rounds`` or ``suit_safe`` or, for at most two,
-    ``guarded``. Void in the
-    suit led, the declarer discards from a guarded suit whose guard is void in it too. With
-    two guards both void there, one of them may discard his guarded suit unanswered: that
-    happens only in rounds of the other suits after the declarer's cards of them are gone
-    (he keeps them while he holds both guarded suits), at most ``max(0, L_u - d_u)`` rounds
-    of suit ``u``: the ``spare`` each guard must also cover."""
+    ``guarded``. Void in the suit led, the declarer discards from a guarded suit whose guard
+    is void in it too. With two guards both void there, one of them may discard his guarded
+    suit unanswered: that happens only in rounds of the other suits after the declarer's
+    cards of them are gone (he keeps them while he holds both guarded suits), at most
+    ``max(0, L_u - d_u)`` rounds of suit ``u``: the ``spare`` each guard must also cover."""
     weak = 0  # the suits failing ``ducks_for_rounds`` and ``suit_safe``
     for s in range(4):
         x = hl[d * 4 + s]

@@ -2,9 +2,9 @@
 trick of that suit, by a search of a relaxed game on the suit alone (memoised).
 
 The relaxed game (suit ``s``, the lone declarer ``D`` and the defenders in play order after
-him, left, across and right, each with his cards of ``s``): rounds of ``s`` are played until the
-defenders hold none; the defenders choose who leads each round, and before any round any of
-them may give up all his cards of ``s`` for good; in a round every defender still holding
+him, left, across and right, each with his cards of ``s``): rounds of ``s`` are played until
+the defenders hold none; the defenders choose who leads each round, and before any round any
+of them may give up all his cards of ``s`` for good; in a round every defender still holding
 ``s`` follows, and so does ``D`` while he holds it. The defence wins if ``D``'s card wins a
 round. It is stronger than the real defence of ``s``, so if it cannot catch ``D`` neither can
 the real one (``_escape`` then counts the suit as safe):
@@ -63,7 +63,7 @@ def canonical(d, left, across, right):
     while True:
         b = u & -u
         if b == 0 or (d & b) != 0:
-            # the run below this card of D's (or the top run): L's, then P's, then R's
+            # the run below this card of D's (or the top run): left's, across's, right's
             out_l |= ((1 << nl) - 1) << pos
             pos += nl
             out_p |= ((1 << np_) - 1) << pos

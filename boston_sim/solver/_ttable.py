@@ -133,7 +133,7 @@ def _head(lens, leader, mask):
 #                       of the chains stored (bit h % 128 for chain hash h): a lookup skips the
 #                       chains whose bit is clear without reading their heads
 #   ttd[-SUIT_MEMO:]  = not the table's: the memo of the misère escape tests (``_suit_game``),
-#                       kept by every new game
+#                       kept from game to game (zeroed only with the whole table)
 # Positions sharing the lengths are many (every way the small cards can lie), so a chain, not a
 # fixed bucket, holds them; splitting the chains by shape and owners leaves a lookup few
 # entries to read that cannot match (where every card of a suit matters, as in a lone

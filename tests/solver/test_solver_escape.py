@@ -55,19 +55,6 @@ def _pairs_below(hands: list[int], trump: int, d: int) -> bool:
                                 ALL_ROUNDS) for s in range(4))
 
 
-def _lowered(rng: random.Random, hands: list[int], d: int) -> list[int]:
-    """Swap some of ``d``'s cards with lower cards of their suit held by the others."""
-    for bit in naive.cards_in(hands[d]):
-        if rng.random() < 0.6:
-            lower = [(b, i) for i in range(4) if i != d for b in naive.cards_in(hands[i])
-                     if b // 16 == bit // 16 and b < bit]
-            if lower:
-                low, owner = rng.choice(lower)
-                hands[owner] ^= (1 << low) | (1 << bit)
-                hands[d] ^= (1 << low) | (1 << bit)
-    return hands
-
-
 def _escape_endings(rng: random.Random, n: int, count: int, on_lead: bool):
     """Random endings (trump, declarer, hands) where the test claims an escape, and how many
     of them the former single test (``_pairs_below``) also settles."""
@@ -76,7 +63,7 @@ def _escape_endings(rng: random.Random, n: int, count: int, on_lead: bool):
     out, old = [], 0
     while len(out) < count:
         d = rng.randrange(4)
-        hands = _lowered(rng, naive.random_ending(rng, n), d)
+        hands = naive.lowered(rng, naive.random_ending(rng, n), d)
         trump = rng.choice([4, 4, 4, 0, 1, 2, 3])
         if test(lanes(hands), trump, d, scratch, 0, 0, MEMO):
             out.append((trump, d, hands))
@@ -179,7 +166,7 @@ def test_misere_search_agrees_with_minimax_on_low_declarer_endings(n: int) -> No
     escaped = 0
     for _ in range(120 if n == 4 else 40):
         d = rng.randrange(4)
-        hands = _lowered(rng, naive.random_ending(rng, n), d)
+        hands = naive.lowered(rng, naive.random_ending(rng, n), d)
         trump = rng.choice([4, 4, 4, 0, 1, 2, 3])
         leader = rng.randrange(4)
         want = naive.min_tricks(hands, trump, leader, 1 << d)

@@ -161,14 +161,7 @@ def test_escapes_that_only_the_suit_game_proves_hold_in_the_minimax(n: int) -> N
         if found == (12 if n == 4 else 6):
             break
         d = rng.randrange(4)
-        hands = naive.random_ending(rng, n)
-        for bit in naive.cards_in(hands[d]):
-            lower = [(b, i) for i in range(4) if i != d for b in naive.cards_in(hands[i])
-                     if b // 16 == bit // 16 and b < bit]
-            if lower and rng.random() < 0.7:
-                low, owner = rng.choice(lower)
-                hands[owner] ^= (1 << low) | (1 << bit)
-                hands[d] ^= (1 << low) | (1 << bit)
+        hands = naive.lowered(rng, naive.random_ending(rng, n), d, share=0.7)
         hl = lanes(hands)
         unpaired = [s for s in range(4)
                     if not ducks_for_rounds(hl[d * 4 + s], sum(hl[o * 4 + s] for o in range(4)
