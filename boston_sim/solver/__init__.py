@@ -456,10 +456,11 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
                                f"got {jb.shape}")
     if jb.size:
         ok = ((jb[:, 0] >= 0) & (jb[:, 0] <= 4) & (jb[:, 1] >= 0) & (jb[:, 1] <= 3)
-              & (jb[:, 2] >= 1) & (jb[:, 2] <= 14) & (jb[:, 3] >= 0) & (jb[:, 3] <= 1)
-              & (jb[:, 4] >= 0) & (jb[:, 4] <= np.where(jb[:, 3] == 0, 1, 2)) & (jb[:, 5] >= -1)
-              & (jb[:, 5] <= 14) & (jb[:, 6] >= 0)
-              & np.where(jb[:, 3] == 1,  # a question's budget and tiers
+              & (jb[:, 2] >= 1) & (jb[:, 2] <= 14)
+              & np.isin(jb[:, OP_FIELD], (COUNT_OP, QUESTION_OP))
+              & (jb[:, 4] >= 0) & (jb[:, 4] <= np.where(jb[:, OP_FIELD] == COUNT_OP, 1, 2))
+              & (jb[:, 5] >= -1) & (jb[:, 5] <= 14) & (jb[:, 6] >= 0)
+              & np.where(jb[:, OP_FIELD] == QUESTION_OP,  # a question's budget and tiers
                          (jb[:, 6] <= NODE_BUDGET_MAX) & (jb[:, 7] >= FINISH)
                          & (jb[:, 7] <= MAX_TIERS),
                          # a value's floor and ceiling + 1 (0: none)
@@ -501,9 +502,7 @@ def solve_positions_target(hands, trick, trick_leader, trump: int, side_mask: in
                                "(use at_least or at_most)")
     arr, tr, tl = _check_positions(hands, trick, trick_leader, trump, side_mask)
     nd = _int_column(need, "need", arr.shape[0])
-    from ._driver import OP_QUESTION
-
-    return _run_positions(arr, tr, tl, trump, side_mask, OP_QUESTION, _KINDS[kind], nd) == 1
+    return _run_positions(arr, tr, tl, trump, side_mask, QUESTION_OP, _KINDS[kind], nd) == 1
 
 
 def solve_positions_value(hands, trick, trick_leader, trump: int, side_mask: int,
@@ -514,10 +513,8 @@ def solve_positions_value(hands, trick, trick_leader, trump: int, side_mask: int
     if not isinstance(mode, str) or mode not in _MODES:
         raise SolverInputError(f"unknown mode {clip(repr(mode))} (use max or min)")
     arr, tr, tl = _check_positions(hands, trick, trick_leader, trump, side_mask)
-    from ._driver import OP_VALUE
-
     nd = np.zeros(arr.shape[0], dtype=np.int64)
-    return _run_positions(arr, tr, tl, trump, side_mask, OP_VALUE, _MODES[mode], nd)
+    return _run_positions(arr, tr, tl, trump, side_mask, COUNT_OP, _MODES[mode], nd)
 
 
 def _run_positions(arr, tr, tl, trump, side_mask, op: int, arg: int, need: np.ndarray,

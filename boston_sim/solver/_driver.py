@@ -13,7 +13,16 @@ from numba import prange
 
 from ..cards import lane_hcp
 from ..config import JIT, JIT_PARALLEL
-from . import BUDGET_FIELD, OVER_BUDGET, PAST_BUDGET, TIER_FACTOR, TIERS_FIELD
+from . import (
+    BUDGET_FIELD,
+    COUNT_OP,
+    OP_FIELD,
+    OVER_BUDGET,
+    PAST_BUDGET,
+    QUESTION_OP,
+    TIER_FACTOR,
+    TIERS_FIELD,
+)
 from ._bits import fetch_add, popcount
 from ._jit import njit
 from ._layout import (
@@ -54,15 +63,15 @@ KIND_EXACTLY = 2
 J_TRUMP = 0
 J_LEADER = 1
 J_SIDE = 2
-J_OP = 3  # OP_VALUE: tricks (J_ARG = mode, J_TARGET = first guess); OP_QUESTION: yes/no
+J_OP = OP_FIELD  # OP_VALUE: tricks (J_ARG = mode, J_TARGET = first guess); OP_QUESTION: yes/no
 J_ARG = 4  # (J_ARG = kind, J_TARGET = target)
 J_TARGET = 5
 J_BUDGET = BUDGET_FIELD  # a question's node budget (0: none), see ``solve_range_jobs``
 J_TIERS = TIERS_FIELD  # the tiers past the budget it may pass (-1: all) before it gives up
 J_FLOOR = BUDGET_FIELD  # a value job's tricks known to be made (0: nothing known)
 J_CEILING = TIERS_FIELD  # ... and one more than it is known not to exceed (0: nothing)
-OP_VALUE = 0
-OP_QUESTION = 1
+OP_VALUE = COUNT_OP
+OP_QUESTION = QUESTION_OP
 
 def new_workspace(tt_bits):
     """Per-worker scratch: transposition table, move buffer, parameter block.

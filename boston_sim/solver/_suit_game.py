@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import JIT_NONRT
+from ._bits import highbit_index
 from ._jit import njit
 
 SUIT_MEMO_BITS = 18
@@ -88,15 +89,6 @@ def canonical(d, left, across, right):
 
 
 @njit(**JIT_NONRT)
-def _highest(x):
-    """The highest bit of ``x`` (> 0), as a mask."""
-    b = x
-    while b & (b - 1):
-        b &= b - 1
-    return b
-
-
-@njit(**JIT_NONRT)
 def _choices(g):
     """A seat's distinct cards for a round, in canonical form: the lowest of each run (the
     cards of one run are equivalent), or ``NO_CARD`` when it holds none."""
@@ -125,6 +117,8 @@ def caught(d, left, across, right, memo, base):
     found = False
     # the defenders staying in the suit (a subset of those holding it), then the leader
     for stay in range(2, 16, 2):
+        if found:
+            break
         if stay & ~held:
             continue
         g1 = left if stay & 2 else 0
@@ -159,8 +153,8 @@ def caught(d, left, across, right, memo, base):
                         if lose == 0:
                             found = True  # every card of his wins the round
                         else:
-                            q0, q1, q2, q3 = canonical(d ^ _highest(lose), g1 ^ k1, g2 ^ k2,
-                                                       g3 ^ k3)
+                            nd = d ^ (1 << highbit_index(lose))  # he plays his highest
+                            q0, q1, q2, q3 = canonical(nd, g1 ^ k1, g2 ^ k2, g3 ^ k3)
                             found = caught(q0, q1, q2, q3, memo, base)
     memo[slot] = (key << 2) | (_CAUGHT if found else _SAFE)
     return found
