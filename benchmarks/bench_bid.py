@@ -32,6 +32,8 @@ recommendation, deal-solves, nodes; then p50 / p90 / max time and the count <= 1
 ``--max-seconds X`` runs each hand in a child process (``--one``, same warm-up) that is
 killed X s after its warm-up: the hand prints as ``> X s`` and counts as over 10 s.
 ``--compare REF.json`` prints per-hand ratios (time, nodes) against an earlier ``--json``.
+``--no-look-ahead`` scores each round before the next one's searches start (the same
+numbers; the nodes then leave out the work run ahead that no round used).
 """
 
 from __future__ import annotations
@@ -162,6 +164,10 @@ def measure_capped(hand: str, seat: str, threads: int | None, cap: float) -> dic
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", hand, "--seat", seat]
     if threads is not None:
         cmd += ["--threads", str(threads)]
+    from boston_sim.analysis import rounds
+
+    if not rounds.LOOK_AHEAD:
+        cmd.append("--no-look-ahead")
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     ready = proc.stdout.readline().strip()
@@ -324,6 +330,9 @@ def add_hand_set_args(ap: argparse.ArgumentParser) -> None:
                     help="per-hand ratios against an earlier --json output")
     ap.add_argument("--from-json", default=None, metavar="RUN.json",
                     help="read a hand-set run instead of running one (with --compare)")
+    ap.add_argument("--no-look-ahead", action="store_true",
+                    help="score each round before the next starts (rounds.LOOK_AHEAD off): "
+                         "the same numbers, for a side-by-side time")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)  # the --max-seconds child
 
 
@@ -340,6 +349,10 @@ def main() -> None:
                     help="NUMBA_CACHE_DIR for the --typical runs (default: a filled temp dir)")
     add_hand_set_args(ap)
     args = ap.parse_args()
+    if args.no_look_ahead:
+        import boston_sim.analysis.rounds as rounds
+
+        rounds.LOOK_AHEAD = False
     if args.one:
         one_hand(args.one, args.seat, args.threads)
         return

@@ -21,7 +21,8 @@ JIT: dict = {"cache": True, "fastmath": False, "nogil": True}
 # compile, not misbehave.)
 JIT_NONRT: dict = {**JIT, "_nrt": False}
 
-# Batch entry points parallelise over deals with prange.
+# The mid-trick positions' batch parallelises over positions with prange (every other batch
+# runs in the solver's worker pool, solver/_pool.py).
 JIT_PARALLEL: dict = {"cache": True, "fastmath": False, "nogil": True, "parallel": True}
 
 # Transposition-table pool size (2**bits entries, 74 bytes each with the chain heads and maps) per

@@ -27,9 +27,9 @@ from .plan import SolveKey
 from .solving import Solver
 from .statistics import CandidateStats, ac_se, diff_se, se
 
-__all__ = ["DEFAULT_SAMPLES", "FLIP_MAX", "FORECAST_FROM", "LAST_STEP", "PRECISION_START",
-           "RESOLVE_MIN", "ROUND", "SE_TARGET", "TIME_STEP", "Z_OUT", "WorkCount",
-           "decided_by_cap", "deals_for_se", "forecast", "run_rounds", "settle",
+__all__ = ["DEFAULT_SAMPLES", "FLIP_MAX", "FORECAST_FROM", "LAST_STEP", "LOOK_AHEAD",
+           "PRECISION_START", "RESOLVE_MIN", "ROUND", "SE_TARGET", "TIME_STEP", "Z_OUT",
+           "WorkCount", "decided_by_cap", "deals_for_se", "forecast", "run_rounds", "settle",
            "solve_before"]
 
 LAST_STEP = 5
@@ -51,6 +51,11 @@ predictive probability ..."""
 RESOLVE_MIN = 0.01
 """... or when the cap would separate the two by ``Z_OUT`` SEs with at most this one: a tie
 that 300 deals would still report as a tie (statistically indistinguishable)."""
+
+LOOK_AHEAD = True
+"""In default mode, a round's last batch queues the next round's jobs behind it, for the
+workers' idle time (:meth:`Solver.solve_to`'s ``ahead``); False waits for each round to be
+scored first. The numbers are the same either way."""
 
 PRECISION_START = 200
 """First chunk drawn by ``precision=`` mode."""
@@ -345,38 +350,48 @@ def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler
     cap = DEFAULT_SAMPLES if precision is None else max_samples
     m = min(ROUND if precision is None else PRECISION_START, cap)
     active = list(solver.keys)
-    while True:
-        if m > len(solver.deals):
-            solver.add(sampler.draw(m - len(solver.deals)))
-        horizon = cap if precision is None else m  # the bar's total: the work still planned
-        count.set_total(count.done + sum(horizon - len(solver.results[k]) for k in active))
-        if deadline is None:
-            solver.solve_to(active, m)
-        else:
-            solve_before(solver, active, m, deadline)
-        result = score()
-        rec = result.recommendation
-        settled, wanted = settle(result.stats, rec, no_bids(result))
-        if deadline is not None and time.perf_counter() > deadline:
-            result.time_limited = any(k not in settled for k in solver.keys)
-            if result.time_limited:
+    # the next round's jobs start while this one ends (Solver.solve_to): in default mode,
+    # without a time limit, and where drawing deals early changes no reported count
+    look = (LOOK_AHEAD and precision is None and deadline is None
+            and not sampler.active_constraints)
+    catch_up = False
+    try:
+        while True:
+            ahead = min(cap, m + ROUND) if look and not catch_up else 0
+            if max(m, ahead) > len(solver.deals):
+                solver.add(sampler.draw(max(m, ahead) - len(solver.deals)))
+            horizon = cap if precision is None else m  # the bar's total: the work still planned
+            count.set_total(count.done + sum(horizon - len(solver.results[k]) for k in active))
+            if deadline is None:
+                solver.solve_to(active, m, ahead=ahead)
+            else:
+                solve_before(solver, active, m, deadline)
+            result = score()
+            rec = result.recommendation
+            settled, wanted = settle(result.stats, rec, no_bids(result))
+            if deadline is not None and time.perf_counter() > deadline:
+                result.time_limited = any(k not in settled for k in solver.keys)
+                if result.time_limited:
+                    break
+            # a search stopped earlier that is no longer settled (the best bid moved) catches
+            # up before anything else, and the round is scored again
+            active = [k for k in solver.keys if k not in settled and len(solver.results[k]) < m]
+            catch_up = bool(active)
+            if active:
+                continue
+            active = [k for k in solver.keys if k not in settled]
+            if precision is None and active:
+                decided, more = forecast(result.stats, rec, no_bids(result), m, cap)
+                if decided:
+                    result.foregone = True
+                    break
+                wanted = max(wanted, more)
+            size = _next_size(result, active, m, cap, wanted, precision)
+            if size is None:
                 break
-        # a search stopped earlier that is no longer settled (the best bid moved) catches up
-        # before anything else, and the round is scored again
-        active = [k for k in solver.keys if k not in settled and len(solver.results[k]) < m]
-        if active:
-            continue
-        active = [k for k in solver.keys if k not in settled]
-        if precision is None and active:
-            decided, more = forecast(result.stats, rec, no_bids(result), m, cap)
-            if decided:
-                result.foregone = True
-                break
-            wanted = max(wanted, more)
-        size = _next_size(result, active, m, cap, wanted, precision)
-        if size is None:
-            break
-        m = size
+            m = size
+    finally:
+        solver.drop_ahead()
     # a time limit may have cut the last round: the pool ends where the searches did
     solver.truncate(max(len(r) for r in solver.results.values()))
     result.stopped_early = any(len(r) < len(solver.deals) for r in solver.results.values())

@@ -25,7 +25,7 @@ import numpy as np
 from ..cards import boston_card_transform
 from ..config import TWO_PHASE_MIN_FAIL_SHARE
 from ..sampler import Samples, nth_card
-from ..solver import CEILING_FIELD, FLOOR_FIELD, JOB_WIDTH
+from ..solver import CEILING_FIELD, COUNT_OP, FLOOR_FIELD, JOB_WIDTH, OP_FIELD
 from .plan import SolveKey
 
 PILOT = 8
@@ -48,6 +48,7 @@ probability ``misere_rate**k`` (:attr:`Solver.rates`)."""
 PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
 SIDE_COLUMN = 2  # the side mask's column in a solver job row
 TARGET_COLUMN = 5  # ... and the target's (a value search's first guess)
+OP_COLUMN = OP_FIELD  # ... and the job's kind (a count or a question)
 
 
 def fail_count_uniforms(seed: int, n: int, stream: int = FAIL_COUNT_STREAM) -> np.ndarray:
@@ -119,19 +120,100 @@ class _Batch:
         self.spans.append((key, self.size, todo, res))
         self.size += len(todo)
 
-    def run(self, solver, deadline: float | None,
-            progress: Callable[[int], None] | None) -> np.ndarray:
-        if not self.spans:
-            return np.empty(0, np.int8)
+    def arrays(self, solver) -> tuple[np.ndarray, np.ndarray]:
+        """Its deals and job rows, the misère searches that may run longest first, so that
+        none of them starts when the others are done (the answers do not depend on the
+        order; the rows of :meth:`run`'s ``out`` are in :meth:`add`'s order)."""
         hands = np.concatenate(self.hands)
         jobs = np.concatenate(self.jobs)
-        # the misère searches that may run longest go first, so that none of them starts
-        # when the others are done (the answers do not depend on the order)
-        order = np.argsort(-solver.tiers_allowed(jobs), kind="stable")
+        self.order = np.argsort(-solver.tiers_allowed(jobs), kind="stable")
+        return np.ascontiguousarray(hands[self.order]), jobs[self.order]
+
+    def run(self, solver, deadline: float | None, progress: Callable[[int], None] | None,
+            ahead: Ahead | None = None, then: Callable[[], None] | None = None) -> np.ndarray:
+        """Every job's answer (:func:`solver.solve_jobs`); those that ``ahead`` ran already
+        are taken from it. ``then()`` runs once the other jobs are with the workers."""
+        if not self.spans:
+            if then is not None:
+                then()
+            return np.empty(0, np.int8)
+        hands, jobs = self.arrays(solver)
+        got = ahead.find(hands, jobs) if ahead is not None else np.full(len(jobs), -1)
+        rest = np.flatnonzero(got < 0)
         out = np.empty(len(jobs), np.int8)
-        out[order] = solver.solve_jobs(np.ascontiguousarray(hands[order]), jobs[order],
-                                       deadline, progress=progress)
-        return out
+        extra = {} if then is None else {"started": then}
+        out[rest] = solver.solve_jobs(np.ascontiguousarray(hands[rest]), jobs[rest], deadline,
+                                      progress, **extra)
+        took = np.flatnonzero(got >= 0)
+        if len(took):
+            out[took] = ahead.answers(got[took])
+            if progress is not None:
+                progress(len(took))
+        res = np.empty_like(out)
+        res[self.order] = out
+        return res
+
+
+class Ahead:
+    """The jobs of a round started before it (:meth:`Solver.solve_to`'s ``ahead``), in the
+    workers' idle time; ``owner[i]`` and ``deal[i]`` say whose job ``i`` is and on which
+    sample of the pool. A job of the round whose deal and row match one of them takes its
+    answer: every answer depends only on the two (a value search's first guess changes its
+    path, not its result, so it is left out of the match)."""
+
+    def __init__(self, pending, hands: np.ndarray, jobs: np.ndarray,
+                 owner: list[SolveKey], deal: np.ndarray) -> None:
+        self.pending, self.hands, self.jobs = pending, hands, jobs
+        self.owner, self.deal = owner, deal
+        self._index: dict[bytes, int] | None = None
+        self.taken = 0  # answers a round took from it
+
+    def begin(self, keys: Sequence[SolveKey], n: int) -> None:
+        """The round of ``keys`` up to sample ``n`` begins: start no more jobs; if a job
+        still running is not one of that round's, stop them all (a worker must not stay on
+        it while the round waits), keeping the answers given."""
+        if self._index is not None:
+            return
+        started = self.pending.cancel()
+        active = set(keys)
+        mine = np.array([k in active for k in self.owner[:started]], bool)
+        mine &= self.deal[:started] < n
+        running = ~self.pending.answered(started)
+        if (running & ~mine).any():
+            self.pending.abort()
+            ans = self.pending.answers(np.arange(started))
+            keep = np.flatnonzero(ans != -1)  # -1: given up
+        else:
+            keep = np.arange(started)
+        keys_ = _match_keys(self.hands[keep], self.jobs[keep])
+        self._index = {k: int(i) for k, i in zip(keys_, keep, strict=True)}
+
+    def find(self, hands: np.ndarray, jobs: np.ndarray) -> np.ndarray:
+        """Per job, the index of the same job started ahead, else -1 (:meth:`begin` first,
+        if the round has not said what it is)."""
+        if self._index is None:
+            self.begin([], 0)
+        return np.array([self._index.get(k, -1) for k in _match_keys(hands, jobs)], np.int64)
+
+    def answers(self, idx: np.ndarray) -> np.ndarray:
+        """The answers of jobs ``idx`` (found by :meth:`find`), waited for if still running."""
+        self.taken += len(idx)
+        return self.pending.answers(idx)
+
+    def drop(self) -> None:
+        """Stop whatever still runs (the rounds are over, or a new look-ahead replaced it)."""
+        self.pending.abort()
+
+
+def _match_keys(hands: np.ndarray, jobs: np.ndarray) -> list[bytes]:
+    """Each job's deal and row as bytes, a value search's first guess left out."""
+    rows = np.array(jobs, np.int64)
+    if not len(rows):
+        return []
+    rows[rows[:, OP_COLUMN] == COUNT_OP, TARGET_COLUMN] = 0
+    both = np.concatenate([np.ascontiguousarray(hands).view(np.uint8).reshape(len(rows), -1),
+                           rows.view(np.uint8).reshape(len(rows), -1)], axis=1)
+    return [r.tobytes() for r in both]
 
 
 class Solver:
@@ -177,6 +259,8 @@ class Solver:
                                                  if k.mode == "zero"}
         self.deals = np.empty((0, 4), np.uint64)
         self.discards = np.empty((0, 4), np.uint64)
+        self._ahead: Ahead | None = None  # jobs of the next round, started (:meth:`solve_to`)
+        self.taken_ahead = 0  # answers the rounds took from jobs started ahead
 
     def add(self, smp: Samples) -> None:
         """Append samples to the pool (with each defender's random discard, A-12)."""
@@ -357,19 +441,15 @@ class Solver:
         """Ask "at least T?" of each key's deals up to the ``n``-th not yet answered, in one
         batch; the answers wait in ``_answers`` for the counts. An answer the time limit left
         out ends a key's answers there (the prefix rule)."""
-        s = self._solver
         ask = _Batch()
         for key in keys:
             lo = len(self.results[key]) + len(self._answers.get(key, ()))
             if lo >= n:
                 continue
-            row = s.question_job(key.strain, key.leader, key.side_mask, "at_least",
-                                 self.floors[key])
-            deals = self._deals_for(key, lo, n)
+            deals, rows = self._question_rows(key, lo, n)
             every = np.arange(len(deals))
-            ask.add(key, deals, self._per_deal(key, row, lo, every), every,
-                    np.empty(0, np.int8))
-        out = ask.run(s, deadline, None)
+            ask.add(key, deals, rows, every, np.empty(0, np.int8))
+        out = ask.run(self._solver, deadline, None, self._ahead)
         for key, lo, todo, _ in ask.spans:
             ans = out[lo : lo + len(todo)]
             unsolved = np.flatnonzero(ans < 0)
@@ -410,24 +490,72 @@ class Solver:
         batch.add(key, self._deals_for(key, done, done + m), rows, sel, res)
         return m - len(sel)
 
-    def _add_exact(self, key: SolveKey, n: int, batch: _Batch) -> None:
-        """Every deal of ``key`` up to the ``n``-th counted (or asked, for misères); a pilot's
-        answers, if any, give the first guesses of its deals."""
-        lo = len(self.results[key])
+    def _exact_rows(self, key: SolveKey, lo: int,
+                    n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Deals ``lo .. n-1`` of ``key`` as its game sees them, their job rows (searching
+        every count, or asking every misère), the deals to search and the results so far
+        (a misère certain without a search settled in them)."""
         deals = self._deals_for(key, lo, n)
         res = np.ones(len(deals), dtype=np.int8)
         row, todo = self._job_row(key, deals, res)
         row = self._per_deal(key, row, lo, todo)
         if self._budgeted(key):
             row = self._misere_rows(row, lo, todo)
+        return deals, job_rows(row, len(todo)), todo, res
+
+    def _add_exact(self, key: SolveKey, n: int, batch: _Batch) -> None:
+        """Every deal of ``key`` up to the ``n``-th counted (or asked, for misères); a pilot's
+        answers, if any, give the first guesses of its deals."""
+        deals, rows, todo, res = self._exact_rows(key, len(self.results[key]), n)
         ans = self._answers.pop(key, None)
         if ans is not None and len(ans):
-            rows = job_rows(row, len(todo))
             answered(rows[: len(ans)], ans == 1, self.floors[key])
-            row = rows
-        batch.add(key, deals, row, todo, res)
+        batch.add(key, deals, rows, todo, res)
 
-    def solve_to(self, keys: Sequence[SolveKey], n: int, deadline: float | None = None) -> None:
+    def _question_rows(self, key: SolveKey, lo: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Deals ``lo .. n-1`` of a two-phase ``key`` and their "at least T?" rows."""
+        row = self._solver.question_job(key.strain, key.leader, key.side_mask, "at_least",
+                                        self.floors[key])
+        deals = self._deals_for(key, lo, n)
+        return deals, job_rows(self._per_deal(key, row, lo, np.arange(len(deals))), len(deals))
+
+    def _start_ahead(self, keys: Sequence[SolveKey], lo: int, hi: int) -> None:
+        """Start, in the workers' idle time, the jobs that a next round of ``keys`` on deals
+        ``lo .. hi-1`` would run first (each count, misère and question; a two-phase key's
+        counts wait for its answers), the nearest deals first."""
+        self._ahead = None
+        hands, rows, where, owner = [], [], [], []
+        for key in keys:
+            if self.two_phase.get(key):
+                deals, r = self._question_rows(key, lo, hi)
+                todo = np.arange(len(deals))
+            else:
+                deals, r, todo, _ = self._exact_rows(key, lo, hi)
+            hands.append(deals[todo])
+            rows.append(r)
+            where.append(lo + todo)
+            owner += [key] * len(todo)
+        if not owner:
+            return
+        jobs = np.concatenate(rows)
+        deal = np.concatenate(where)
+        order = np.lexsort((-self._solver.tiers_allowed(jobs), deal))
+        hands_all = np.ascontiguousarray(np.concatenate(hands)[order])
+        self._ahead = Ahead(self._solver.start_jobs(hands_all, jobs[order]), hands_all,
+                            jobs[order], [owner[i] for i in order], deal[order])
+
+    def drop_ahead(self) -> None:
+        """Stop the jobs started ahead of a round that will not come."""
+        if self._ahead is not None:
+            self._retire(self._ahead)
+            self._ahead = None
+
+    def _retire(self, ahead: Ahead) -> None:
+        ahead.drop()
+        self.taken_ahead += ahead.taken
+
+    def solve_to(self, keys: Sequence[SolveKey], n: int, deadline: float | None = None,
+                 ahead: int = 0) -> None:
         """Solve each of ``keys`` on the pool's samples it has not seen, up to the ``n``-th:
         the yes/no questions of the pilots and of the two-phase keys in first parallel
         batches (:func:`solver.solve_jobs`), then every count in one more: the misère
@@ -435,8 +563,16 @@ class Solver:
         then the other, usually quick, misère questions, which fill the workers' idle tail.
 
         ``deadline`` (a ``time.perf_counter()`` value): the searches still running then give
-        up, and each key keeps its results up to its first sample left unsolved."""
+        up, and each key keeps its results up to its first sample left unsolved.
+
+        ``ahead`` > ``n`` (the pool holds that many samples): once the last batch is with
+        the workers, the jobs of a next round of ``keys`` up to the ``ahead``-th sample start
+        in their idle time (while this round's slowest searches end and while the caller
+        scores it); the next call takes the answers of those it needs (:class:`Ahead`).
+        Answers depend only on deal and job, so the results are the same with or without."""
         keys = [k for k in keys if len(self.results[k]) < n]
+        if self._ahead is not None:
+            self._ahead.begin(keys, n)
         self._decide(keys, n, deadline)
         fresh = [k for k in keys if k.mode == "at_least" and not self.two_phase.get(k)
                  and len(self.results[k]) == 0]
@@ -451,7 +587,11 @@ class Solver:
         for key in sorted(keys, key=lambda k: k.mode != "at_least"):
             if not self.two_phase.get(key):
                 self._add_exact(key, n, batch)
-        out = batch.run(self._solver, deadline, self.tick)
+        before = self._ahead
+        out = batch.run(self._solver, deadline, self.tick, before,
+                        (lambda: self._start_ahead(keys, n, ahead)) if ahead > n else None)
+        if before is not None and before is not self._ahead:
+            self._retire(before)  # what it still runs, no round needs
         for key, lo, todo, res in batch.spans:
             if key.mode == "at_least":
                 self.value_searches += len(todo)

@@ -21,6 +21,7 @@ the trump lane (``cards.boston_card_transform``).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -33,8 +34,10 @@ from ..config import SOLVER_TT_BITS
 from ..errors import SolverInputError
 from ..limits import NODE_BUDGET_MAX, clip
 from ._misere import sure_misere
+from ._pool import NOT_RUN
 
 __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_jobs",
+           "start_jobs", "Pending", "OP_FIELD", "COUNT_OP", "QUESTION_OP",
            "solve_positions_target", "solve_positions_value",
            "value_job", "question_job", "declaring_side", "sure_misere", "SolverInputError",
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
@@ -65,7 +68,8 @@ _local = threading.local()
 
 
 def _batch_workspaces():
-    """Stacked workspaces for the parallel kernels, one per numba thread, kept per Python
+    """Stacked workspaces for the mid-trick positions' parallel kernel (``prange``; every
+    other batch runs in the pool, ``_pool``), one per numba thread, kept per Python
     thread (so concurrent callers never share a table) and re-made if the thread count
     changes."""
     n = _workers()
@@ -100,14 +104,16 @@ _jobs_answered = [0]
 _baseline = WorkCounters(0, 0, 0)
 
 
-def _register_counters(P: np.ndarray, old: np.ndarray | None) -> None:
-    """Follow the new parameter block ``P`` of this thread; fold the dropped ``old`` one's
-    counts into the retired totals (a change of thread count must not lose work)."""
+def _register_counters(P: np.ndarray, old: np.ndarray | None,
+                       owner: threading.Thread | None = None) -> None:
+    """Follow the new parameter block ``P`` of ``owner`` (this thread, or a pool's worker:
+    the block retires when its owner ends); fold the dropped ``old`` one's counts into the
+    retired totals (a change of thread count must not lose work)."""
     with _counters_lock:
         if old is not None:
             _retire(old)
             _blocks[:] = [(t, b) for t, b in _blocks if b is not old]
-        _blocks.append((threading.current_thread(), P))
+        _blocks.append((owner or threading.current_thread(), P))
 
 
 def _retire(P: np.ndarray) -> None:
@@ -433,7 +439,8 @@ def tiers_allowed(jobs: np.ndarray) -> np.ndarray:
 
 
 def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None,
-               progress: Callable[[int], None] | None = None) -> np.ndarray:
+               progress: Callable[[int], None] | None = None,
+               started: Callable[[], None] | None = None) -> np.ndarray:
     """Different games in one parallel batch: ``out[i]`` (int8) answers job ``jobs[i]`` (a row
     made by :func:`value_job` or :func:`question_job`) on deal ``hands[i]``: the tricks, or
     1 / 0 for a question (:data:`OVER_BUDGET` for one that gave up past its node budget, the
@@ -446,9 +453,88 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
     exact). The searches look at the time limit every 4096 nodes (a few milliseconds).
 
     ``progress(n)``: called in the calling thread, about every 0.1 s, with the number of jobs
-    finished since the last call (they add up to ``len(jobs)``). The workers then run in a
-    helper thread, so an exception raised meanwhile in the calling thread (Ctrl-C, or one
-    raised by ``progress``) makes them give up at once and is raised from here."""
+    finished since the last call (they add up to ``len(jobs)``). The workers run in threads
+    of their own, so an exception raised meanwhile in the calling thread (Ctrl-C, or one
+    raised by ``progress``) makes them give up at once and is raised from here.
+
+    ``started()``: called in this thread once the jobs are with the workers, before this
+    waits for them (the moment to queue work behind them, :func:`start_jobs`)."""
+    arr, jb = _checked_jobs(hands, jobs)
+    return _run_jobs(arr, jb, deadline, progress, started)
+
+
+def start_jobs(hands: np.ndarray, jobs: np.ndarray) -> Pending:
+    """Jobs run ahead of need: the workers take them only when no :func:`solve_jobs`
+    batch has jobs left to start, and the caller goes on meanwhile. The answers are those
+    :func:`solve_jobs` gives; :class:`Pending` takes those ready, keeps the rest from
+    starting, or stops them all."""
+    arr, jb = _checked_jobs(hands, jobs)
+    return _start(arr, jb, False)
+
+
+def _start(arr: np.ndarray, jb: np.ndarray, now: bool) -> Pending:
+    from ._pool import AHEAD, NOW
+
+    _before_batch()
+    pool = _the_pool()
+    return Pending(pool, pool.submit(to_lanes(arr), jb, NOW if now else AHEAD))
+
+
+class Pending:
+    """Jobs handed to the workers (:func:`start_jobs`)."""
+
+    def __init__(self, pool, ticket) -> None:
+        self._pool, self._ticket = pool, ticket
+
+    def wait(self, deadline: float | None = None,
+             progress: Callable[[int], None] | None = None) -> np.ndarray:
+        """Every answer, as :func:`solve_jobs` (``deadline``, ``progress``) gives them."""
+        t = self._ticket
+        timer = None
+        if deadline is not None:
+            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), self._pool.abort,
+                                    (t,))
+            timer.start()
+        try:
+            out = self._pool.wait(t, progress)
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()
+        _count_answers(out)
+        return out
+
+    def cancel(self) -> int:
+        """Start no more of the jobs: returns how many started (jobs ``0 .. k-1``, in the
+        order given; they run to their end, and :meth:`answers` waits for them)."""
+        return self._pool.cancel(self._ticket)
+
+    def answered(self, k: int) -> np.ndarray:
+        """Which of jobs ``0 .. k-1`` have answered so far (bool[k])."""
+        return self._ticket.out[:k] != NOT_RUN
+
+    def answers(self, idx: np.ndarray) -> np.ndarray:
+        """The answers of jobs ``idx`` (all started), once each has answered."""
+        t = self._ticket
+        while (t.out[idx] == NOT_RUN).any() and not t.finished.wait(_ANSWER_POLL):
+            pass
+        if t.error is not None:
+            raise t.error
+        return t.out[idx].copy()
+
+    def abort(self) -> None:
+        """Stop every job now (the running ones give up, the answers already given stay)."""
+        self._pool.abort(self._ticket)
+        self._ticket.finished.wait()
+        _count_answers(self._ticket.out)
+
+
+_ANSWER_POLL = 0.002  # seconds between looks at the answers a caller waits for
+
+
+def _checked_jobs(hands: np.ndarray, jobs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``hands`` and ``jobs`` as the kernel takes them, each job row checked (a clear error
+    for one that :func:`value_job` / :func:`question_job` would not make)."""
     arr = _as_batch(hands)
     jb = np.ascontiguousarray(np.asarray(jobs, dtype=np.int64))
     if jb.ndim != 2 or jb.shape != (arr.shape[0], JOB_WIDTH):
@@ -473,7 +559,7 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
     for t in np.unique(jb[:, 0]):
         sel = np.flatnonzero(jb[:, 0] == t)
         _check_hands(arr[sel], int(t), sel)
-    return _run_jobs(arr, jb, deadline, progress)
+    return arr, jb
 
 
 # --------------------------------------------------------------------------- mid-trick positions
@@ -627,89 +713,51 @@ def _trick_masks(tr: np.ndarray, trump: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
-              progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """The parallel kernel on validated deals; ``jobs``: one row per deal, or one row for all.
-    With a ``deadline``, a timer thread sets every worker's abort flag then (the kernel runs
-    without the GIL); the flag is cleared once the batch is over. With ``progress``, see
-    :func:`solve_jobs`."""
+              progress: Callable[[int], None] | None = None,
+              started: Callable[[], None] | None = None) -> np.ndarray:
+    """The pool's answers on validated deals (``jobs``: one row per deal, or one row for
+    all), waited for in this thread; see :func:`solve_jobs`."""
     m = arr.shape[0]
     jb = np.asarray(jobs, dtype=np.int64)
     if jb.ndim == 1:
         jb = np.tile(jb, (m, 1))
-    out = np.empty(m, dtype=np.int8)
-    if not m:
-        return out
-    if deadline is not None and deadline <= time.perf_counter():
-        out[:] = -1
-        return out
-    from ._driver import batch_jobs
-    from ._layout import P_ABORT
+    if not m or (deadline is not None and deadline <= time.perf_counter()):
+        if started is not None:
+            started()
+        return np.full(m, -1, dtype=np.int8)
+    pending = _start(arr, np.ascontiguousarray(jb), True)
+    if started is not None:
+        started()
+    return pending.wait(deadline, progress)
 
-    _before_batch()
-    ws = _batch_workspaces()
-    P = ws[4]
-    timer = None
-    if deadline is not None:
 
-        def give_up() -> None:
-            P[:, P_ABORT] = 1
-
-        timer = threading.Timer(deadline - time.perf_counter(), give_up)
-        timer.start()
-    args = (to_lanes(arr), np.ascontiguousarray(jb), out, np.zeros(2, dtype=np.int64), *ws)
-    try:
-        if progress is None:
-            batch_jobs(*args)
-        else:
-            _run_watched(batch_jobs, args, args[3], P, progress)
-    finally:
-        if timer is not None:
-            timer.cancel()
-            timer.join()
-        P[:, P_ABORT] = 0
+def _count_answers(out: np.ndarray) -> None:
     with _counters_lock:
         _jobs_answered[0] += int(np.count_nonzero(out >= 0))
-    return out
 
 
-def _run_watched(kernel, args, counter: np.ndarray, P: np.ndarray,
-                 progress: Callable[[int], None]) -> None:
-    """``kernel(*args)`` (``batch_jobs``) in a helper thread, with as many numba threads as
-    there are workspaces (rows of ``P``), while this thread reports the jobs done
-    (``counter[1]``) to ``progress``; an exception here makes the workers give up
-    (``P_ABORT``) before it is raised."""
-    import numba
+_pools: list = []  # the live pool (one at a time)
+_pool_lock = threading.Lock()
 
-    from ._layout import P_ABORT
 
-    failed: list[BaseException] = []
+def _the_pool():
+    """The worker pool for numba's current thread count (one worker and table per thread),
+    made on first use and again when the count changes or in a new process."""
+    from . import _driver
+    from ._pool import Pool
 
-    def work() -> None:
-        try:
-            numba.set_num_threads(P.shape[0])
-            kernel(*args)
-        except BaseException as e:  # noqa: BLE001 -- raised again in the calling thread
-            failed.append(e)
-
-    th = threading.Thread(target=work, name="boston-sim-solver", daemon=True)
-    th.start()
-    seen = 0
-    try:
-        while True:
-            th.join(0.1)
-            finished = not th.is_alive()
-            done = int(counter[1])
-            if done > seen:
-                progress(done - seen)
-                seen = done
-            if finished:
-                break
-    except BaseException:
-        P[:, P_ABORT] = 1
-        th.join()
-        raise
-    if failed:
-        raise failed[0]
+    n = _workers()
+    with _pool_lock:
+        old = _pools[0] if _pools else None
+        if old is not None and old.n == n and old.pid == os.getpid():
+            return old
+        ws = _driver.new_workspaces(n, SOLVER_TT_BITS)
+        pool = Pool(n, ws, _driver.solve_range_jobs, _driver.claim_rest)
+        if old is not None:
+            old.close()
+        _register_counters(ws[4], None, pool.threads[0])
+        _pools[:] = [pool]
+        return pool
 
 
 def kernels_cached() -> bool:
@@ -720,13 +768,13 @@ def kernels_cached() -> bool:
 
     It asks numba's per-function cache (its index and key, private API) the question the
     first call will ask; if that API cannot answer, it says True (nothing to announce)."""
-    from ._driver import batch_jobs
+    from ._driver import solve_range_jobs
 
-    return _kernel_cached(batch_jobs)
+    return _kernel_cached(solve_range_jobs)
 
 
 def _kernel_cached(kernel) -> bool:
-    """:func:`kernels_cached` for one parallel kernel (the mid-trick positions have their
+    """:func:`kernels_cached` for one batch kernel (the mid-trick positions have their
     own)."""
     if getattr(kernel, "overloads", True):  # compiled here, or no jit at all
         return True
@@ -751,7 +799,7 @@ def on_first_compile(callback: Callable[[], None] | None) -> None:
 
 def _before_batch(kernel=None) -> None:
     """Run (and forget) the :func:`on_first_compile` callback if this batch compiles
-    (``kernel``: the batch's kernel when it is not ``batch_jobs``)."""
+    (``kernel``: the batch's kernel when it is not the pool's, ``solve_range_jobs``)."""
     if _compile_hook:
         callback = _compile_hook.pop()
         if not (kernels_cached() if kernel is None else _kernel_cached(kernel)):

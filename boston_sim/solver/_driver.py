@@ -9,10 +9,9 @@ from __future__ import annotations
 import mmap
 
 import numpy as np
-from numba import prange
 
 from ..cards import lane_hcp
-from ..config import JIT, JIT_PARALLEL
+from ..config import JIT
 from . import (
     BUDGET_FIELD,
     COUNT_OP,
@@ -59,7 +58,7 @@ KIND_AT_LEAST = 0
 KIND_AT_MOST = 1
 KIND_EXACTLY = 2
 
-# columns of a job row (``batch_jobs``): the game, then what is asked
+# columns of a job row (``solve_range_jobs``): the game, then what is asked
 J_TRUMP = 0
 J_LEADER = 1
 J_SIDE = 2
@@ -215,7 +214,7 @@ def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk
     side's quick tricks when it is on lead, else all tricks but the other side's quick tricks,
     moved towards the high-card estimate (see ``ESTIMATE_MARGIN``). The answer does not
     depend on it, only the work.
-    -1 if ``P[P_ABORT]`` was set while it ran (see ``batch_jobs``).
+    -1 if ``P[P_ABORT]`` was set while it ran (see ``solve_range_jobs``).
     """
     countmask = side
     maxmask = side if mode == MODE_MAX else other_side(side)
@@ -261,7 +260,7 @@ def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk
 @njit(**JIT)
 def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
     """Yes/no: can ``side`` make sure of at least / at most / exactly ``target`` tricks?
-    1 / 0, or -1 if ``P[P_ABORT]`` was set while it ran (see ``batch_jobs``)."""
+    1 / 0, or -1 if ``P[P_ABORT]`` was set while it ran (see ``solve_range_jobs``)."""
     _forget_killers(fr)
     n = hand_size(hl, leader)
     if kind == KIND_AT_LEAST:
@@ -299,12 +298,18 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
 
 @njit(**JIT)
 def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
-    """Serial body of ``batch_jobs``: takes the next unsolved job (``counter[0]``) until none
-    is left (-1 for a job taken once ``P[P_ABORT]`` is set); ``counter[1]`` counts the jobs
-    done."""
+    """A worker's loop (``_pool``): takes the next unsolved job (``counter[0]``) until none
+    is left or the batch's stop flag (``counter[2]``) is up (-1 for a job taken once
+    ``P[P_ABORT]`` is set); ``counter[1]`` counts the jobs done. The job is ``out[i]`` =
+    the answer of job ``i`` (row ``jobs[i]``: game and question, see ``J_*``) on deal
+    ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job, ``OVER_BUDGET`` for a yes/no
+    job that gave up past its node budget (its nodes alone decide that), else its answer plus
+    ``PAST_BUDGET`` per tier of the budget passed (``question_job``); -1 for a job that gave
+    up because ``P[P_ABORT]`` was set while it ran. Every answer is exact and each search
+    starts from an empty table, so no answer depends on which worker ran it."""
     hl = np.empty(16, dtype=np.int64)
     m = lanes.shape[0]
-    while True:
+    while fetch_add(counter, 2, I0) == 0:
         i = fetch_add(counter, 0, 1)
         if i >= m:
             break
@@ -341,23 +346,8 @@ def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
         fetch_add(counter, 1, 1)
 
 
-@njit(**JIT_PARALLEL)
-def batch_jobs(lanes, jobs, out, counter, ttk, ttd, mv, fr, P):
-    """``out[i]`` = the answer of job ``i`` (row ``jobs[i]``: game and question, see ``J_*``)
-    on deal ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job, ``OVER_BUDGET`` for
-    a yes/no job that gave up past its node budget (its nodes alone decide that), else its
-    answer plus ``PAST_BUDGET`` per tier of the budget passed (``question_job``); -1 for a job that
-    gave up because ``P[w, P_ABORT]`` was set (by another thread) while it ran, and for every
-    job taken after that (a time limit; the flag is the caller's to clear). The one parallel
-    kernel (every batch entry point calls it): one workspace (row of the stacked arrays from
-    ``new_workspaces``) per worker; each worker takes the next unsolved job when it is free
-    (an atomic counter, ``counter[0]``, zero on entry), so one slow search, whatever its
-    game, does not leave the others idle; ``counter[1]`` counts the jobs done, for another
-    thread to follow the progress. Every answer is exact, so the output does not depend on
-    the number of threads or on which worker solved which job."""
-    m = lanes.shape[0]
-    nw = P.shape[0]
-    if nw > m:
-        nw = m
-    for w in prange(nw):
-        solve_range_jobs(lanes, jobs, counter, out, ttk[w], ttd[w], mv[w], fr[w], P[w])
+@njit(**JIT)
+def claim_rest(counter):
+    """Take every job of a batch that no worker has taken yet (``_pool.Pool.cancel``):
+    returns how many were taken before."""
+    return fetch_add(counter, 0, I0 + (1 << 40))

@@ -90,13 +90,13 @@ def ask_lanes(hl: np.ndarray, trump: int, leader: int, side: int, ws: Workspace,
 
 
 def run_jobs(lanes: np.ndarray, jobs: np.ndarray, ws: Workspace) -> np.ndarray:
-    """The batch kernel's serial body on one workspace: ``out[i]`` answers job row ``jobs[i]``
+    """The pool's job loop on one workspace, in this thread: ``out[i]`` answers job row ``jobs[i]``
     (``boston_sim.solver.value_job`` / ``question_job``) on deal ``lanes[i]``."""
     jobs = np.ascontiguousarray(jobs, np.int64)
     if jobs.ndim != 2 or jobs.shape[1] != JOB_WIDTH:  # the kernel reads every column unchecked
         raise SolverInputError(f"job rows have {JOB_WIDTH} fields, got shape {jobs.shape}")
     out = np.empty(len(jobs), dtype=np.int8)
-    counter = np.zeros(2, dtype=np.int64)
+    counter = np.zeros(3, dtype=np.int64)  # jobs taken, jobs done, stop flag
     _driver.solve_range_jobs(np.ascontiguousarray(lanes), jobs, counter, out, *ws)
     return out
 

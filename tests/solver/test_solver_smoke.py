@@ -341,8 +341,8 @@ def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_
     left unanswered (-1), the exception is raised from solve_jobs, and the next batch gets
     the full answers. (Checked on the batch's own answers, not on its time, which a busy
     machine can stretch.)"""
-    import boston_sim.solver as solver
     from boston_sim.solver import solve_jobs, value_job
+    from boston_sim.solver._pool import Pool
 
     # the same 12 deals four times: the first jobs end long before the batch does
     deals = np.concatenate([_random_deals(12, 9)] * 4)
@@ -356,13 +356,14 @@ def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_
         raise Stop
 
     seen: dict[str, np.ndarray] = {}
-    watched = solver._run_watched
+    submit = Pool.submit
 
-    def spy(kernel, args, counter, P, progress):
-        seen["out"] = args[2]  # the batch's answers, filled by the workers
-        return watched(kernel, args, counter, P, progress)
+    def spy(self, lanes, jobs, priority=0):
+        ticket = submit(self, lanes, jobs, priority)
+        seen["out"] = ticket.out  # the batch's answers, filled by the workers
+        return ticket
 
-    monkeypatch.setattr(solver, "_run_watched", spy)
+    monkeypatch.setattr(Pool, "submit", spy)
     with pytest.raises(Stop):
         solve_jobs(deals, jobs, progress=stop)
     out = seen["out"]
@@ -372,31 +373,38 @@ def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_
     assert (solve_jobs(deals, jobs) == full).all()
 
 
-def test_the_watched_kernel_runs_in_a_helper_thread_with_the_callers_thread_count():
-    """_run_watched runs the kernel in another thread with numba's thread count set to the
-    number of workspaces (numba's count is per thread), and raises the kernel's exception."""
+def test_the_pool_runs_jobs_in_its_own_threads_and_raises_a_kernels_error_to_the_caller():
+    """A pool's workers run the kernel in threads of their own; an exception raised by the
+    kernel is raised from the caller's wait, and the pool goes on answering."""
     import threading
 
-    import numba
+    from boston_sim.solver._layout import P_SIZE
+    from boston_sim.solver._pool import Pool
 
-    from boston_sim.solver import _run_watched
+    seen = set()
 
-    seen = {}
+    def kernel(lanes, jobs, counter, out, *workspace):
+        seen.add(threading.get_ident())
+        if jobs[0, 0] < 0:
+            raise ValueError("kernel failed")
+        while True:  # one worker: the counter needs no atomics here
+            i = counter[0]
+            counter[0] += 1
+            if i >= len(jobs):
+                break
+            out[i] = jobs[i, 0]
+            counter[1] += 1
 
-    def kernel(counter, P):
-        seen["thread"] = threading.get_ident()
-        seen["numba_threads"] = numba.get_num_threads()
-        counter[1] = 3
+    def claim(counter):
+        taken = int(counter[0])
+        counter[0] += 1 << 40
+        return taken
 
-    counter = np.zeros(2, dtype=np.int64)
-    P = np.zeros((1, 4), dtype=np.int64)
-    done = []
-    _run_watched(lambda *a: kernel(*a), (counter, P), counter, P, done.append)
-    assert seen["numba_threads"] == 1  # (a new thread starts with all of them)
-    assert seen["thread"] != threading.get_ident() and done == [3]
-
-    def broken(*a):
-        raise ValueError("kernel failed")
-
+    pool = Pool(1, (np.zeros((1, 1)),) * 4 + (np.zeros((1, P_SIZE), np.int64),), kernel, claim)
+    lanes = np.zeros((3, 16), np.int64)
     with pytest.raises(ValueError, match="kernel failed"):
-        _run_watched(broken, (counter, P), counter, P, done.append)
+        pool.wait(pool.submit(lanes, np.full((3, 1), -1, np.int64)))
+    out = pool.wait(pool.submit(lanes, np.array([[4], [5], [6]], np.int64)))
+    assert out.tolist() == [4, 5, 6]
+    assert threading.get_ident() not in seen and len(seen) == 1
+    pool.close()

@@ -1,0 +1,172 @@
+"""The solver's workers: one Python thread per worker, each with its own workspace, running
+the job kernel (``_driver.solve_range_jobs``, without the GIL) on batches of jobs handed to
+the pool.
+
+A batch is a :class:`Ticket`. Workers take its jobs one at a time through an atomic counter,
+so a slow search never leaves a worker idle while jobs are left. Tickets have a priority:
+an ``AHEAD`` ticket (jobs the caller may want later) runs only when no ``NOW`` ticket has jobs
+left to start; a worker on it returns to ``NOW`` work after its current job. A caller can
+cancel a ticket (:meth:`Pool.cancel`): the jobs already started finish, the others never run,
+and the answer says which are which. Every answer is exact and depends only on its deal and
+job row, never on the worker, so none of this changes a number.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections.abc import Callable
+
+import numpy as np
+
+NOW = 0  # a ticket the caller is waiting for
+AHEAD = 1  # jobs run ahead of need, in the workers' idle time
+NOT_RUN = np.iinfo(np.int8).min  # the answer of a job a cancel kept from running
+_NEXT, _DONE, _STOP = 0, 1, 2  # a ticket's counter: jobs taken, jobs answered, stop flag
+_POLL = 0.1  # seconds between a waiting caller's looks (progress, Ctrl-C)
+
+
+class Ticket:
+    """One batch of jobs in the pool: ``out[i]`` answers job ``i`` once it has run."""
+
+    _order = itertools.count()
+
+    def __init__(self, lanes: np.ndarray, jobs: np.ndarray, priority: int) -> None:
+        self.lanes, self.jobs, self.priority = lanes, jobs, priority
+        self.m = len(jobs)
+        self.out = np.full(self.m, NOT_RUN, np.int8)
+        self.counter = np.zeros(3, np.int64)
+        self.runs = self.m  # the jobs that run: all, or those started before a cancel
+        self.seq = next(Ticket._order)
+        self.workers: set[int] = set()
+        self.error: BaseException | None = None
+        self.finished = threading.Event()
+
+    @property
+    def answered(self) -> int:
+        return int(self.counter[_DONE])
+
+
+class Pool:
+    """``n`` workers, each with row ``w`` of the stacked workspaces ``ws`` (``new_workspaces``)."""
+
+    def __init__(self, n: int, ws: tuple, kernel, claim: Callable[[np.ndarray], int]) -> None:
+        self.n, self.ws, self._kernel, self._claim = n, ws, kernel, claim
+        self.pid = os.getpid()
+        self._cv = threading.Condition()
+        self._tickets: list[Ticket] = []
+        self._closed = False
+        self.threads = [threading.Thread(target=self._work, args=(w,), daemon=True,
+                                         name=f"boston-sim-solver-{w}") for w in range(n)]
+        for t in self.threads:
+            t.start()
+
+    def submit(self, lanes: np.ndarray, jobs: np.ndarray, priority: int = NOW) -> Ticket:
+        """Queue ``jobs[i]`` on deal ``lanes[i]``; a ``NOW`` ticket stops the workers on
+        ``AHEAD`` ones after their current job."""
+        t = Ticket(lanes, jobs, priority)
+        with self._cv:
+            if t.m == 0:
+                t.finished.set()
+                return t
+            for o in self._tickets:
+                if o.priority > priority:
+                    o.counter[_STOP] = 1
+            self._tickets.append(t)
+            self._cv.notify_all()
+        return t
+
+    def cancel(self, t: Ticket) -> int:
+        """Start no more jobs of ``t``: returns how many started (jobs ``0 ..`` that count,
+        in the ticket's order; they finish and answer, the others stay :data:`NOT_RUN`)."""
+        with self._cv:
+            if t.runs == t.m and not t.finished.is_set():
+                t.runs = min(self._claim(t.counter), t.m)
+                self._settle(t)
+            return t.runs
+
+    def abort(self, t: Ticket) -> None:
+        """Cancel ``t`` and make its running searches give up: every job that has not
+        answered answers -1."""
+        from ._layout import P_ABORT
+
+        with self._cv:
+            self.cancel(t)
+            t.out[t.runs :] = -1
+            for w in t.workers:
+                self.ws[4][w, P_ABORT] = 1
+
+    def wait(self, t: Ticket, progress: Callable[[int], None] | None = None) -> np.ndarray:
+        """``t``'s answers once every job that runs has answered; ``progress(n)`` is told, in
+        this thread, the jobs answered since its last call. An exception raised here
+        meanwhile (Ctrl-C) aborts the ticket before it is raised."""
+        seen = 0
+        try:
+            while not t.finished.wait(_POLL):
+                if progress is not None and t.answered > seen:
+                    progress(t.answered - seen)
+                    seen = t.answered
+        except BaseException:
+            self.abort(t)
+            t.finished.wait()
+            raise
+        if progress is not None and t.answered > seen:
+            progress(t.answered - seen)
+        if t.error is not None:
+            raise t.error
+        return t.out
+
+    def close(self) -> None:
+        """The workers end once no ticket has jobs left."""
+        with self._cv:
+            self._closed = True
+            self._cv.notify_all()
+
+    def _pick(self) -> Ticket | None:
+        """The most urgent ticket with jobs left to start (the oldest of its priority); an
+        ``AHEAD`` one only while fewer than ``n - 1`` workers (at least one) are on such
+        tickets: the caller, scoring meanwhile, keeps a core."""
+        live = [t for t in self._tickets if t.counter[_NEXT] < t.m]
+        if not live:
+            return None
+        t = min(live, key=lambda t: (t.priority, t.seq))
+        if t.priority == AHEAD:
+            ahead = sum(len(o.workers) for o in self._tickets if o.priority == AHEAD)
+            if ahead >= max(1, self.n - 1):
+                return None
+        t.counter[_STOP] = 0  # nothing more urgent is waiting
+        return t
+
+    def _settle(self, t: Ticket) -> None:
+        """Mark ``t`` finished once every job that runs has answered (lock held)."""
+        if t.counter[_NEXT] >= t.m and t.counter[_DONE] >= t.runs and not t.finished.is_set():
+            if t in self._tickets:
+                self._tickets.remove(t)
+            t.finished.set()
+
+    def _work(self, w: int) -> None:
+        from ._layout import P_ABORT
+
+        mine = tuple(a[w] for a in self.ws)
+        while True:
+            with self._cv:
+                t = self._pick()
+                while t is None:
+                    if self._closed:
+                        return
+                    self._cv.wait()
+                    t = self._pick()
+                t.workers.add(w)
+            try:
+                self._kernel(t.lanes, t.jobs, t.counter, t.out, *mine)
+            except BaseException as e:  # noqa: BLE001 -- raised again in the waiting caller
+                with self._cv:
+                    t.error = e
+                    t.runs = min(self._claim(t.counter), t.m)
+                    t.counter[_DONE] = t.runs
+            with self._cv:
+                t.workers.discard(w)
+                self.ws[4][w, P_ABORT] = 0
+                self._settle(t)
+                self._cv.notify_all()  # a worker held back from AHEAD work may take it

@@ -1,0 +1,69 @@
+"""The next round's jobs, started while a round ends (``Solver.solve_to``'s ``ahead``): the
+rounds take their answers, and no number changes, whatever the next round turns out to be."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import boston_sim.analysis.rounds as rounds
+from boston_sim.analysis import SolveKey, Solver, analyze
+from boston_sim.cards import parse_hand
+from boston_sim.sampler import Sampler
+
+WEAK = "QT95.54.T973.J86"
+MIXED = "KQJT9.AK.QJ2.432"
+TWO_PHASE = SolveKey(0, 1, 1, -1, "at_least")  # spades, floor 5: mostly fails
+COUNTED = SolveKey(2, 1, 1, -1, "at_least")  # diamonds, no floor: every deal counted
+MISERE = SolveKey(4, 1, 1, -1, "zero")
+KEYS = [TWO_PHASE, COUNTED, MISERE]
+
+
+def _solver(hand: str, n: int) -> Solver:
+    s = Solver(KEYS, 0, floors={TWO_PHASE: 5}, fail_rate=0.25, seed=4, misere_budget=3000,
+               misere_rate=0.5)
+    s.add(Sampler(parse_hand(hand), 0, seed=4).draw(n))
+    return s
+
+
+def _state(s: Solver) -> tuple:
+    return ({k: v.tolist() for k, v in s.results.items()},
+            {k: v.tolist() for k, v in s.rates.items()},
+            {k: v.tolist() for k, v in s.strata.items()},
+            s.questions, s.value_searches, s.solves)
+
+
+@pytest.mark.parametrize("hand", [WEAK, MIXED])
+def test_rounds_take_the_answers_started_ahead_and_end_where_they_would(hand):
+    plain, ahead = _solver(hand, 60), _solver(hand, 60)
+    # rounds: all keys to 20, 40; then the next round shorter and without the misère
+    for keys, n, nxt in ((KEYS, 20, 40), (KEYS, 40, 60), (KEYS[:2], 50, 0)):
+        plain.solve_to(keys, n)
+        ahead.solve_to(keys, n, ahead=nxt)
+    ahead.drop_ahead()
+    assert _state(ahead) == _state(plain)
+    assert ahead.taken_ahead > 0
+    assert plain.taken_ahead == 0
+    assert plain.two_phase[TWO_PHASE] == ahead.two_phase[TWO_PHASE]
+
+
+@pytest.fixture
+def small_rounds(monkeypatch):
+    """Rounds of 10 samples, at most 40, SE target 0.1: several rounds in a fast test."""
+    monkeypatch.setattr(rounds, "ROUND", 10)
+    monkeypatch.setattr(rounds, "DEFAULT_SAMPLES", 40)
+    monkeypatch.setattr(rounds, "SE_TARGET", 0.1)
+    return rounds
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_default_bid_is_the_same_with_and_without_the_look_ahead(small_rounds, monkeypatch,
+                                                                   threads):
+    on = analyze(MIXED, seed=8, threads=threads).to_dict()
+    monkeypatch.setattr(small_rounds, "LOOK_AHEAD", False)
+    off = analyze(MIXED, seed=8, threads=threads).to_dict()
+    assert json.dumps(on, sort_keys=True) == json.dumps(off, sort_keys=True)
+    assert len({r["samples"] for r in on["rungs"]}) > 1  # rounds that stopped searches
+    assert np.isfinite(on["pass_value"])

@@ -1,0 +1,65 @@
+"""The worker pool behind every batch: jobs started ahead of need (``start_jobs``) answer as
+``solve_jobs`` does, wait behind the batches a caller waits for, and can be cancelled (the
+started ones answer, the others never run) or stopped."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from boston_sim.solver import question_job, solve_jobs, start_jobs, value_job
+from boston_sim.solver.kernels import benchmark_deals
+
+
+@pytest.fixture
+def one_worker():
+    """One solver thread (one worker) inside a test; restored afterwards."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    yield
+    numba.set_num_threads(before)
+
+
+DEALS = benchmark_deals(24, seed=11)  # full deals: each job takes milliseconds
+JOBS = np.array([value_job(i % 5, i % 4, 1 << (i % 4), "max") if i % 3
+                 else question_job(i % 5, 1, 1, "at_least", 7) for i in range(len(DEALS))],
+                dtype=np.int64)
+
+
+def test_jobs_started_ahead_answer_as_a_batch_does():
+    ref = solve_jobs(DEALS, JOBS)
+    pending = start_jobs(DEALS, JOBS)
+    got = pending.answers(np.arange(len(JOBS)))
+    assert (got == ref).all()
+    assert pending.cancel() == len(JOBS)  # nothing was left to cancel
+
+
+def test_a_cancel_keeps_the_jobs_not_started_from_running(one_worker):
+    ref = solve_jobs(DEALS, JOBS)
+    pending = start_jobs(DEALS, JOBS)
+    started = pending.cancel()
+    assert 0 <= started < len(JOBS)
+    assert pending.cancel() == started  # the same answer twice
+    assert (pending.answers(np.arange(started)) == ref[:started]).all()
+
+
+def test_a_waited_batch_runs_before_jobs_started_ahead(one_worker):
+    """With one worker busy on jobs started ahead, a batch that a caller waits for is answered
+    while most of those are still to start: it jumps the queue."""
+    ref = solve_jobs(DEALS, JOBS)
+    pending = start_jobs(DEALS, JOBS)
+    quick = solve_jobs(DEALS[:3], JOBS[:3])
+    assert (quick == ref[:3]).all()
+    started = pending.cancel()
+    assert started < len(JOBS) // 2
+    assert (pending.answers(np.arange(started)) == ref[:started]).all()
+
+
+def test_stopped_jobs_answer_minus_one_or_their_answer():
+    ref = solve_jobs(DEALS, JOBS)
+    pending = start_jobs(DEALS, JOBS)
+    pending.abort()
+    started = pending.cancel()
+    got = pending.answers(np.arange(started))
+    assert ((got == ref[:started]) | (got == -1)).all()
