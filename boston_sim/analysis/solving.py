@@ -588,10 +588,12 @@ class Solver:
             if not self.two_phase.get(key):
                 self._add_exact(key, n, batch)
         before = self._ahead
-        out = batch.run(self._solver, deadline, self.tick, before,
-                        (lambda: self._start_ahead(keys, n, ahead)) if ahead > n else None)
-        if before is not None and before is not self._ahead:
-            self._retire(before)  # what it still runs, no round needs
+        try:
+            out = batch.run(self._solver, deadline, self.tick, before,
+                            (lambda: self._start_ahead(keys, n, ahead)) if ahead > n else None)
+        finally:
+            if before is not None and before is not self._ahead:
+                self._retire(before)  # what it still runs, no round needs
         for key, lo, todo, res in batch.spans:
             if key.mode == "at_least":
                 self.value_searches += len(todo)

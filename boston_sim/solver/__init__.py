@@ -485,6 +485,7 @@ class Pending:
 
     def __init__(self, pool, ticket) -> None:
         self._pool, self._ticket = pool, ticket
+        self._stopped = False
 
     def wait(self, deadline: float | None = None,
              progress: Callable[[int], None] | None = None) -> np.ndarray:
@@ -526,7 +527,9 @@ class Pending:
         """Stop every job now (the running ones give up, the answers already given stay)."""
         self._pool.abort(self._ticket)
         self._ticket.finished.wait()
-        _count_answers(self._ticket.out)
+        if not self._stopped:  # count the answers once
+            self._stopped = True
+            _count_answers(self._ticket.out)
 
 
 _ANSWER_POLL = 0.002  # seconds between looks at the answers a caller waits for
