@@ -34,7 +34,7 @@ from ..config import SOLVER_TT_BITS
 from ..errors import SolverInputError
 from ..limits import NODE_BUDGET_MAX, clip
 from ._misere import sure_misere
-from ._pool import NOT_RUN
+from ._pool import Pending
 
 __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_jobs",
            "start_jobs", "Pending", "OP_FIELD", "COUNT_OP", "QUESTION_OP",
@@ -477,62 +477,7 @@ def _start(arr: np.ndarray, jb: np.ndarray, now: bool) -> Pending:
 
     _before_batch()
     pool = _the_pool()
-    return Pending(pool, pool.submit(to_lanes(arr), jb, NOW if now else AHEAD))
-
-
-class Pending:
-    """Jobs handed to the workers (:func:`start_jobs`)."""
-
-    def __init__(self, pool, ticket) -> None:
-        self._pool, self._ticket = pool, ticket
-        self._stopped = False
-
-    def wait(self, deadline: float | None = None,
-             progress: Callable[[int], None] | None = None) -> np.ndarray:
-        """Every answer, as :func:`solve_jobs` (``deadline``, ``progress``) gives them."""
-        t = self._ticket
-        timer = None
-        if deadline is not None:
-            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), self._pool.abort,
-                                    (t,))
-            timer.start()
-        try:
-            out = self._pool.wait(t, progress)
-        finally:
-            if timer is not None:
-                timer.cancel()
-                timer.join()
-        _count_answers(out)
-        return out
-
-    def cancel(self) -> int:
-        """Start no more of the jobs: returns how many started (jobs ``0 .. k-1``, in the
-        order given; they run to their end, and :meth:`answers` waits for them)."""
-        return self._pool.cancel(self._ticket)
-
-    def answered(self, k: int) -> np.ndarray:
-        """Which of jobs ``0 .. k-1`` have answered so far (bool[k])."""
-        return self._ticket.out[:k] != NOT_RUN
-
-    def answers(self, idx: np.ndarray) -> np.ndarray:
-        """The answers of jobs ``idx`` (all started), once each has answered."""
-        t = self._ticket
-        while (t.out[idx] == NOT_RUN).any() and not t.finished.wait(_ANSWER_POLL):
-            pass
-        if t.error is not None:
-            raise t.error
-        return t.out[idx].copy()
-
-    def abort(self) -> None:
-        """Stop every job now (the running ones give up, the answers already given stay)."""
-        self._pool.abort(self._ticket)
-        self._ticket.finished.wait()
-        if not self._stopped:  # count the answers once
-            self._stopped = True
-            _count_answers(self._ticket.out)
-
-
-_ANSWER_POLL = 0.002  # seconds between looks at the answers a caller waits for
+    return Pending(pool, pool.submit(to_lanes(arr), jb, NOW if now else AHEAD), _count_answers)
 
 
 def _checked_jobs(hands: np.ndarray, jobs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

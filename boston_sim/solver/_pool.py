@@ -8,7 +8,8 @@ an ``AHEAD`` ticket (jobs the caller may want later) runs only when no ``NOW`` t
 left to start; a worker on it returns to ``NOW`` work after its current job. A caller can
 cancel a ticket (:meth:`Pool.cancel`): the jobs already started finish, the others never run,
 and the answer says which are which. Every answer is exact and depends only on its deal and
-job row, never on the worker, so none of this changes a number.
+job row, never on the worker, so none of this changes a number. :class:`Pending` is a
+ticket as the solver's callers hold it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import itertools
 import os
 import threading
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -25,6 +27,7 @@ AHEAD = 1  # jobs run ahead of need, in the workers' idle time
 NOT_RUN = np.iinfo(np.int8).min  # the answer of a job a cancel kept from running
 _NEXT, _DONE, _STOP = 0, 1, 2  # a ticket's counter: jobs taken, jobs answered, stop flag
 _POLL = 0.1  # seconds between a waiting caller's looks (progress, Ctrl-C)
+_ANSWER_POLL = 0.002  # ... and between looks at the few answers it takes from a ticket
 
 
 class Ticket:
@@ -170,3 +173,59 @@ class Pool:
                 self.ws[4][w, P_ABORT] = 0
                 self._settle(t)
                 self._cv.notify_all()  # a worker held back from AHEAD work may take it
+
+
+class Pending:
+    """Jobs handed to the workers (``solver.start_jobs``); ``count(out)`` is told the answers
+    once they are all in (the work counters)."""
+
+    def __init__(self, pool: Pool, ticket: Ticket,
+                 count: Callable[[np.ndarray], None]) -> None:
+        self._pool, self._ticket, self._count = pool, ticket, count
+        self._counted = False
+
+    def wait(self, deadline: float | None = None,
+             progress: Callable[[int], None] | None = None) -> np.ndarray:
+        """Every answer, as ``solve_jobs`` (``deadline``, ``progress``) gives them."""
+        t = self._ticket
+        timer = None
+        if deadline is not None:
+            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), self._pool.abort,
+                                    (t,))
+            timer.start()
+        try:
+            out = self._pool.wait(t, progress)
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()
+        self._counted = True
+        self._count(out)
+        return out
+
+    def cancel(self) -> int:
+        """Start no more of the jobs: returns how many started (jobs ``0 .. k-1``, in the
+        order given; they run to their end, and :meth:`answers` waits for them)."""
+        return self._pool.cancel(self._ticket)
+
+    def answered(self, k: int) -> np.ndarray:
+        """Which of jobs ``0 .. k-1`` have answered so far (bool[k])."""
+        return self._ticket.out[:k] != NOT_RUN
+
+    def answers(self, idx: np.ndarray) -> np.ndarray:
+        """The answers of jobs ``idx`` (all started), once each has answered."""
+        t = self._ticket
+        while (t.out[idx] == NOT_RUN).any() and not t.finished.wait(_ANSWER_POLL):
+            pass
+        if t.error is not None:
+            raise t.error
+        return t.out[idx].copy()
+
+    def abort(self) -> None:
+        """Stop every job now (the running ones give up, the answers already given stay)."""
+        self._pool.abort(self._ticket)
+        self._ticket.finished.wait()
+        if not self._counted:  # count the answers once
+            self._counted = True
+            self._count(self._ticket.out)
+
