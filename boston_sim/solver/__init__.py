@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -96,19 +96,19 @@ class WorkCounters(NamedTuple):
 
 
 _counters_lock = threading.Lock()
-# the parameter blocks of the live batch workspaces, with the Python thread that owns each;
-# the search counts into them, and these wrappers only ever read them
-_blocks: list[tuple[threading.Thread, np.ndarray]] = []
+# the parameter blocks of the live batch workspaces, with the Python thread or worker pool
+# that owns each (anything with ``is_alive()``); the search counts into them, and these
+# wrappers only ever read them
+_blocks: list[tuple[Any, np.ndarray]] = []
 _retired = [0, 0]  # nodes, positions of workspaces dropped since
 _jobs_answered = [0]
 _baseline = WorkCounters(0, 0, 0)
 
 
-def _register_counters(P: np.ndarray, old: np.ndarray | None,
-                       owner: threading.Thread | None = None) -> None:
-    """Follow the new parameter block ``P`` of ``owner`` (this thread, or a pool's worker:
-    the block retires when its owner ends); fold the dropped ``old`` one's counts into the
-    retired totals (a change of thread count must not lose work)."""
+def _register_counters(P: np.ndarray, old: np.ndarray | None, owner=None) -> None:
+    """Follow the new parameter block ``P`` of ``owner`` (this thread, or a worker pool:
+    the block retires once ``owner.is_alive()`` is false); fold the dropped ``old`` one's
+    counts into the retired totals (a change of thread count must not lose work)."""
     with _counters_lock:
         if old is not None:
             _retire(old)
@@ -697,13 +697,13 @@ def _the_pool():
     n = _workers()
     with _pool_lock:
         old = _pools[0] if _pools else None
-        if old is not None and old.n == n and old.pid == os.getpid():
+        if old is not None and old.n == n and old.pid == os.getpid() and not old.closed:
             return old
         ws = _driver.new_workspaces(n, SOLVER_TT_BITS)
         pool = Pool(n, ws, _driver.solve_range_jobs, _driver.claim_rest)
         if old is not None:
             old.close()
-        _register_counters(ws[4], None, pool.threads[0])
+        _register_counters(ws[4], None, pool)
         _pools[:] = [pool]
         return pool
 

@@ -60,10 +60,23 @@ class Pool:
         self._cv = threading.Condition()
         self._tickets: list[Ticket] = []
         self._closed = False
-        self.threads = [threading.Thread(target=self._work, args=(w,), daemon=True,
-                                         name=f"boston-sim-solver-{w}") for w in range(n)]
-        for t in self.threads:
-            t.start()
+        self._live = 0  # workers running
+        self._start_workers()
+
+    def _start_workers(self) -> None:
+        self._live = self.n
+        for w in range(self.n):
+            threading.Thread(target=self._work, args=(w,), daemon=True,
+                             name=f"boston-sim-solver-{w}").start()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def is_alive(self) -> bool:
+        """Whether work may still come to this pool (the work counters follow it until not)."""
+        with self._cv:
+            return not self._closed or self._live > 0
 
     def submit(self, lanes: np.ndarray, jobs: np.ndarray, priority: int = NOW) -> Ticket:
         """Queue ``jobs[i]`` on deal ``lanes[i]``; a ``NOW`` ticket stops the workers on
@@ -77,6 +90,8 @@ class Pool:
                 if o.priority > priority:
                     o.counter[_STOP] = 1
             self._tickets.append(t)
+            if self._live == 0:  # closed and idle, but a caller still held it
+                self._start_workers()
             self._cv.notify_all()
         return t
 
@@ -121,7 +136,7 @@ class Pool:
         return t.out
 
     def close(self) -> None:
-        """The workers end once no ticket has jobs left."""
+        """The workers end once no ticket has jobs left (a later ticket starts them again)."""
         with self._cv:
             self._closed = True
             self._cv.notify_all()
@@ -157,6 +172,7 @@ class Pool:
                 t = self._pick()
                 while t is None:
                     if self._closed:
+                        self._live -= 1
                         return
                     self._cv.wait()
                     t = self._pick()

@@ -63,3 +63,16 @@ def test_stopped_jobs_answer_minus_one_or_their_answer():
     started = pending.cancel()
     got = pending.answers(np.arange(started))
     assert ((got == ref[:started]) | (got == -1)).all()
+
+
+def test_a_closed_pool_still_answers_a_caller_that_held_it():
+    """A change of thread count closes the old pool; a caller that took it just before
+    submits to it all the same, and its workers start again for that batch."""
+    from boston_sim import solver
+
+    ref = solve_jobs(DEALS[:4], JOBS[:4])
+    pool = solver._the_pool()
+    pool.close()
+    ticket = pool.submit(solver.to_lanes(DEALS[:4]), np.ascontiguousarray(JOBS[:4]))
+    assert (pool.wait(ticket) == ref).all()
+    assert (solve_jobs(DEALS[:4], JOBS[:4]) == ref).all()  # a fresh pool for later callers
