@@ -85,6 +85,9 @@ class CandidateStats:
         return len(self.tricks)
 
 
+_TRICKS = np.arange(TRICK_COUNTS)  # each count's own value: the terms of the mean tricks
+
+
 def per_deal(q: float | np.ndarray, t: np.ndarray) -> np.ndarray:
     """The counting rates ``q`` (one, or one per deal) as one per deal of ``t``."""
     return np.broadcast_to(np.asarray(q, float), t.shape)
@@ -175,6 +178,7 @@ class Solved:
         self.priced = not np.isnan(net[:TRICK_COUNTS]).all()
         tw, self.w = sample_weights(t, floor, self.q, stratum)
         self.tw = np.maximum(tw, 0)  # an uncounted failure weighs 0: any count will do
+        self._terms: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def __len__(self) -> int:
         return len(self.t)
@@ -190,8 +194,14 @@ class Solved:
         return _sampled(self.t, self.floor, self.stratum)[1]
 
     def terms(self, values: np.ndarray) -> np.ndarray:
-        """:func:`estimator_terms` of ``values`` over this candidate's deals."""
-        return estimator_terms(self.t, values, self.floor, self.q, self.stratum)
+        """:func:`estimator_terms` of ``values`` over this candidate's deals, worked out once
+        per values array (a rung's statistics ask for the same ones many times: each trump,
+        each half of the cross-fit)."""
+        hit = self._terms.get(id(values))
+        if hit is None or hit[0] is not values:
+            hit = (values, estimator_terms(self.t, values, self.floor, self.q, self.stratum))
+            self._terms[id(values)] = hit  # the array is kept, so its id is not reused
+        return hit[1]
 
 
 Parts = list[tuple[Solved, np.ndarray]]
@@ -263,7 +273,7 @@ def parts_stats(cand: Candidate, parts: Parts, threshold: float,
     st = CandidateStats(cand, mix.gather(lambda s: s.t),
                         p_make=float(np.clip(ok.mean(), 0.0, 1.0)),
                         p_make_se=ac_mean_se(ok),
-                        mean_tricks=float(mix.terms(lambda s: np.arange(TRICK_COUNTS)).mean()),
+                        mean_tricks=float(mix.terms(lambda s: _TRICKS).mean()),
                         trick_distribution=[float(x) for x in np.bincount(
                             tw.astype(np.int64), weights=w, minlength=TRICK_COUNTS)[
                             :TRICK_COUNTS] / m],
