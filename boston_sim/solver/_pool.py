@@ -182,8 +182,7 @@ class Pool:
             except BaseException as e:  # noqa: BLE001 -- raised again in the waiting caller
                 with self._cv:
                     t.error = e
-                    t.runs = min(self._claim(t.counter), t.m)
-                    t.counter[_DONE] = t.runs
+                    t.counter[_DONE] = self.cancel(t)  # nothing more of it runs or answers
             with self._cv:
                 t.workers.discard(w)
                 self.ws[4][w, P_ABORT] = 0
