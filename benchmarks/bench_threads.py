@@ -39,6 +39,7 @@ def _timed_kernel(kernel):
     return run
 
 
+# every pool made from here on times its workers' kernel calls (the busy share)
 _pool_init = _pool.Pool.__init__
 _pool.Pool.__init__ = lambda self, n, ws, kernel, claim: _pool_init(  # type: ignore[method-assign]
     self, n, ws, _timed_kernel(kernel), claim)
