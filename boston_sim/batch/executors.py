@@ -25,11 +25,16 @@ PARENT_POLL_S = 1.0  # how often a worker checks that the process that started i
 
 def _init_worker(parent: int | None = None) -> None:
     """Worker process start-up: one numba thread per process (the processes are the
-    parallelism); set before numba is imported by the first job. Ctrl-C is the parent's to
-    handle (it stops the workers), and a worker whose parent died exits."""
+    parallelism); set before numba is imported by the first job. No look-ahead
+    (``rounds.LOOK_AHEAD``): the other workers fill every core, so jobs run ahead would take
+    theirs, and some are never used. Ctrl-C is the parent's to handle (it stops the
+    workers), and a worker whose parent died exits."""
     import signal
 
     os.environ["NUMBA_NUM_THREADS"] = "1"
+    from ..analysis import rounds
+
+    rounds.LOOK_AHEAD = False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
         import threading
