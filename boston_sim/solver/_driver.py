@@ -104,9 +104,9 @@ def _zeros_huge(shape):
 
 
 def new_workspaces(n, tt_bits):
-    """``n`` workspaces stacked (row ``w`` is worker ``w``'s), for the parallel batch kernels.
-    The wrappers keep them between calls: a new game only bumps the table generation, so
-    nothing is re-allocated or re-zeroed per batch."""
+    """``n`` workspaces stacked (row ``w`` is worker ``w``'s), for the worker pool and the
+    mid-trick positions' kernel. The wrappers keep them between calls: a new game only bumps
+    the table generation, so nothing is re-allocated or re-zeroed per batch."""
     size = 1 << tt_bits
     heads = size >> 2
     ttk = _zeros_huge((n, K_SIZE * size))
