@@ -141,9 +141,7 @@ class _Batch:
         got = ahead.find(hands, jobs) if ahead is not None else np.full(len(jobs), -1)
         rest = np.flatnonzero(got < 0)
         out = np.empty(len(jobs), np.int8)
-        extra = {} if then is None else {"started": then}
-        out[rest] = solver.solve_jobs(np.ascontiguousarray(hands[rest]), jobs[rest], deadline,
-                                      progress, **extra)
+        out[rest] = solver.solve_jobs(hands[rest], jobs[rest], deadline, progress, then)
         took = np.flatnonzero(got >= 0)
         if len(took):
             out[took] = ahead.answers(got[took])

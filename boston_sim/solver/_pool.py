@@ -47,7 +47,8 @@ class Ticket:
         self.finished = threading.Event()
 
     @property
-    def answered(self) -> int:
+    def done(self) -> int:
+        """How many jobs have answered so far."""
         return int(self.counter[_DONE])
 
 
@@ -122,15 +123,15 @@ class Pool:
         seen = 0
         try:
             while not t.finished.wait(_POLL):
-                if progress is not None and t.answered > seen:
-                    progress(t.answered - seen)
-                    seen = t.answered
+                if progress is not None and t.done > seen:
+                    progress(t.done - seen)
+                    seen = t.done
         except BaseException:
             self.abort(t)
             t.finished.wait()
             raise
-        if progress is not None and t.answered > seen:
-            progress(t.answered - seen)
+        if progress is not None and t.done > seen:
+            progress(t.done - seen)
         if t.error is not None:
             raise t.error
         return t.out
