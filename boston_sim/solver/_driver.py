@@ -76,7 +76,7 @@ def new_workspace(tt_bits):
     """Per-worker scratch: transposition table, move buffer, parameter block.
 
     Plain Python (not a kernel) on purpose: the table is fresh anonymous memory
-    (``_zeros_huge``), zero pages that are only paid for when a search first touches them, so
+    (``_zeros_paged``), zero pages that are only paid for when a search first touches them, so
     a big table costs nothing at start-up. Zero is a valid empty table: every slot is read
     only through a chain whose head carries the current generation (which starts at 1), and
     a slot is written before any chain points to it."""
@@ -84,18 +84,25 @@ def new_workspace(tt_bits):
     return ttk[0], ttd[0], mv[0], fr[0], P[0]
 
 
-def _zeros_huge(shape):
-    """A zeroed int64 array in fresh anonymous memory that the kernel is asked to back with
-    huge pages (``MADV_HUGEPAGE``, where Linux offers it): the table is read at random, and
-    with 4 KiB pages most of those reads would also miss the address-translation cache.
-    Like ``np.zeros``, the pages cost nothing until first touched."""
+CACHE_LINE_WORDS = 8  # int64 words in a 64-byte cache line
+# a worker's parameter row, padded to whole cache lines: workers write theirs at every node,
+# and rows sharing a line would make the two cores fight over it (false sharing)
+P_ROW = -(-P_SIZE // CACHE_LINE_WORDS) * CACHE_LINE_WORDS
+
+
+def _zeros_paged(shape, huge=False):
+    """A zeroed int64 array in fresh anonymous memory: page-aligned, so that stacked rows
+    whose size is a whole number of cache lines never share one. ``huge``: the kernel is
+    asked to back it with huge pages (``MADV_HUGEPAGE``, where Linux offers it): the table is
+    read at random, and with 4 KiB pages most of those reads would also miss the
+    address-translation cache. Like ``np.zeros``, the pages cost nothing until first touched."""
     nbytes = 8 * int(np.prod(shape))
     try:
         buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     except (AttributeError, OSError, ValueError):
         return np.zeros(shape, dtype=np.int64)
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
-    if advice is not None:
+    if huge and advice is not None:
         try:
             buf.madvise(advice)
         except OSError:
@@ -109,12 +116,12 @@ def new_workspaces(n, tt_bits):
     the table generation, so nothing is re-allocated or re-zeroed per batch."""
     size = 1 << tt_bits
     heads = size >> 2
-    ttk = _zeros_huge((n, K_SIZE * size))
+    ttk = _zeros_paged((n, K_SIZE * size), huge=True)
     # (the table's data, then the memo of the misère escape tests: ``_suit_game``)
-    ttd = _zeros_huge((n, size + 5 * heads + SUIT_MEMO))
-    mv = np.zeros((n, MAX_PLY, 3 * MOVE_SLOTS), dtype=np.int64)
-    P = np.zeros((n, P_SIZE), dtype=np.int64)
-    fr = np.zeros((n, MAX_PLY, F_SIZE), dtype=np.int64)
+    ttd = _zeros_paged((n, size + 5 * heads + SUIT_MEMO), huge=True)
+    mv = _zeros_paged((n, MAX_PLY, 3 * MOVE_SLOTS))
+    P = _zeros_paged((n, P_ROW))
+    fr = _zeros_paged((n, MAX_PLY, F_SIZE))
     P[:, P_TTMASK] = heads - 1
     P[:, P_POOL] = size
     P[:, P_PROBE_NODES] = PROBE_NODES
