@@ -10,6 +10,8 @@ the largest thread count: there the rounds' synchronisation points show. Each is
 the next round's jobs started ahead (``rounds.LOOK_AHEAD``, the default) and without, at the
 largest count (the same numbers: checked), with the share of the workers' time spent in the
 job kernel ("busy"; the rest they wait for work: a round's end, the scoring between rounds).
+``--repeat K`` runs the three K times, interleaved (two-thread times on a shared host vary
+from run to run), and prints the medians. A changed number is reported as RESULTS DIFFER.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import threading
 import time
 
+import numba
+
 from boston_sim.analysis import analyze, rounds
-from boston_sim.solver import _pool
+from boston_sim.solver import _pool, _the_pool
 
 _busy = [0.0]
 _lock = threading.Lock()
@@ -45,8 +50,18 @@ _pool.Pool.__init__ = lambda self, n, ws, kernel, claim: _pool_init(  # type: ig
     self, n, ws, _timed_kernel(kernel), claim)
 
 
+def _touch_tables(threads: int) -> None:
+    """Fault in every page of the pool's tables for ``threads`` workers. A new thread count
+    makes a new pool, whose fresh pages the kernel zeroes on first touch (0.1-1.5 s of system
+    time on this VM, by its free huge pages): a one-off cost of a process, not of a thread count."""
+    numba.set_num_threads(threads)
+    for table in _the_pool().ws[:2]:
+        table.fill(0)  # zero is an empty table (``_driver.new_workspace``)
+
+
 def timed(hand: str, threads: int, samples: int | None) -> tuple[float, dict, float]:
-    """Wall seconds, the analysis and the workers' busy share."""
+    """Wall seconds, the analysis and the workers' busy share (tables faulted in first)."""
+    _touch_tables(threads)
     _busy[0] = 0.0
     t0 = time.perf_counter()
     a = analyze(hand, samples=samples, seed=0, threads=threads)
@@ -60,6 +75,8 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2, 4, 8, 16])
     ap.add_argument("--default", nargs="*", default=[], metavar="HAND")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="time each default bid this many times, interleaved; print medians")
     args = ap.parse_args()
     counts = [t for t in args.threads if t <= (os.cpu_count() or 1)]
     print(f"nproc {os.cpu_count()}, python {platform.python_version()}, {platform.machine()}, "
@@ -79,17 +96,23 @@ def main() -> None:
         print(f"{t:7d}  {dt:7.2f}  {base / dt:8.2f}  {base / dt / t:10.2f}{same}", flush=True)
     for hand in args.default:
         lo, hi = min(counts), max(counts)
-        t_lo, d_lo, _ = timed(hand, lo, None)
-        t_hi, d_hi, b_hi = timed(hand, hi, None)
-        rounds.LOOK_AHEAD = False
-        t_wait, d_wait, b_wait = timed(hand, hi, None)
-        rounds.LOOK_AHEAD = True
-        same = "same numbers" if d_lo == d_hi == d_wait else "RESULTS DIFFER"
+        runs = []  # (1 thread, many, many without the look-ahead), interleaved on this host
+        for _ in range(args.repeat):
+            t_lo, d_lo, _ = timed(hand, lo, None)
+            t_hi, d_hi, b_hi = timed(hand, hi, None)
+            rounds.LOOK_AHEAD = False
+            t_wait, d_wait, b_wait = timed(hand, hi, None)
+            rounds.LOOK_AHEAD = True
+            if not d_lo == d_hi == d_wait:
+                print(f"default bid {hand}: RESULTS DIFFER", flush=True)
+            runs.append((t_lo, t_hi, b_hi, t_wait, b_wait))
+        t_lo, t_hi, b_hi, t_wait, b_wait = (statistics.median(c) for c in zip(*runs, strict=True))
+        ratios = ", ".join(f"{r[0] / r[1]:.2f}" for r in runs)
         print(f"default bid {hand}: {lo} threads {t_lo:.2f} s, {hi} threads {t_hi:.2f} s "
               f"({t_lo / t_hi:.2f}x, busy {b_hi:.2f}; without the look-ahead {t_wait:.2f} s, "
-              f"busy {b_wait:.2f}), {d_hi['samples']} deals, {d_hi['recommended']}, {same}",
-              flush=True)
-
+              f"{t_lo / t_wait:.2f}x, busy {b_wait:.2f}), {d_hi['samples']} deals, "
+              f"{d_hi['recommended']}" + (f"; medians of {len(runs)}, each run {ratios}x"
+                                          if len(runs) > 1 else ""), flush=True)
 
 if __name__ == "__main__":
     main()
