@@ -10,7 +10,7 @@ the largest thread count: there the rounds' synchronisation points show. Each is
 the next round's jobs started ahead (``rounds.LOOK_AHEAD``, the default) and without, at the
 largest count (the same numbers: checked), with the share of the workers' time spent in the
 job kernel ("busy"; the rest they wait for work: a round's end, the scoring between rounds).
-``--repeat K`` runs the three K times, interleaved (two-thread times on a shared host vary
+``--repeat K`` times every run K times, interleaved (two-thread times on a shared host vary
 from run to run), and prints the medians. A changed number is reported as RESULTS DIFFER.
 """
 
@@ -76,7 +76,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2, 4, 8, 16])
     ap.add_argument("--default", nargs="*", default=[], metavar="HAND")
     ap.add_argument("--repeat", type=int, default=1,
-                    help="time each default bid this many times, interleaved; print medians")
+                    help="time each run this many times, interleaved; print medians")
     args = ap.parse_args()
     counts = [t for t in args.threads if t <= (os.cpu_count() or 1)]
     print(f"nproc {os.cpu_count()}, python {platform.python_version()}, {platform.machine()}, "
@@ -84,16 +84,25 @@ def main() -> None:
     t0 = time.perf_counter()
     analyze(args.hand, samples=4, seed=1, threads=max(counts))  # compile or load the kernels
     print(f"first call (compile or cache load): {time.perf_counter() - t0:.1f} s")
-    base = None
     ref = None
-    print(f"bid {args.hand} --samples {args.samples}")
-    print("threads  seconds  speed-up  efficiency")
+    times: dict[int, list[float]] = {t: [] for t in counts}
+    busy: dict[int, list[float]] = {t: [] for t in counts}
+    for _ in range(args.repeat):  # interleaved: the host's drift falls on every count alike
+        for t in counts:
+            dt, d, b = timed(args.hand, t, args.samples)
+            ref = ref or d
+            if d != ref:
+                print(f"{t} threads: RESULTS DIFFER", flush=True)
+            times[t].append(dt)
+            busy[t].append(b)
+    print(f"bid {args.hand} --samples {args.samples}"
+          + (f" (medians of {args.repeat})" if args.repeat > 1 else ""))
+    print("threads  seconds  speed-up  efficiency  busy")
+    base = statistics.median(times[counts[0]]) * counts[0]
     for t in counts:
-        dt, d, _ = timed(args.hand, t, args.samples)
-        ref = ref or d
-        same = "" if d == ref else "  RESULTS DIFFER"
-        base = base or dt * counts[0]
-        print(f"{t:7d}  {dt:7.2f}  {base / dt:8.2f}  {base / dt / t:10.2f}{same}", flush=True)
+        dt = statistics.median(times[t])
+        print(f"{t:7d}  {dt:7.2f}  {base / dt:8.2f}  {base / dt / t:10.2f}  "
+              f"{statistics.median(busy[t]):4.2f}", flush=True)
     for hand in args.default:
         lo, hi = min(counts), max(counts)
         runs = []  # (1 thread, many, many without the look-ahead), interleaved on this host
