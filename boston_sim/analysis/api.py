@@ -18,7 +18,7 @@ from ..settings import AnalysisSettings, SettingsError
 from .all_pass import PassEstimator
 from .bracket import bracket_analysis
 from .control import controls_for
-from .evaluate import Evaluation, evaluate
+from .evaluate import Evaluation, RungMemo, evaluate
 from .inputs import Problem, check_solving, resolve
 from .plan import plan_candidates, trick_floors
 from .result import Analysis
@@ -213,6 +213,7 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
         passing = PassEstimator(p.rules, p.declarer,
                                 None if sampler.active_constraints else sampler.twin())
         controls = controls_for(sampler, s.control_variates)
+        memo = RungMemo()
 
         def score() -> Evaluation:
             # the deals the searches reached (a time limit may cut the pool to them)
@@ -220,7 +221,7 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
             return evaluate(p.rules, cands, solver.results, p.context, p.mask,
                             s.risk_threshold, s.partner, solver.rates,
                             passing.value(solver.deals, n), controls, solver.deals,
-                            solver.strata)
+                            solver.strata, memo)
 
         if s.samples is not None:
             # a fixed number of samples: every search on every sample

@@ -159,19 +159,46 @@ def _cross_fit_note(st: CandidateStats) -> str:
             "(each scored on the other half)")
 
 
-def _score_rung(ev: Evaluation, rs: RuleSet, rung: Any, options: list[Solved],
-                ctx: Mapping[str, Any], threshold: float, partner: str) -> CandidateStats:
-    """Score a rung's candidates, choose its trump and discard ex ante (cross-fitted) and add
-    its rows: one per trump, the best discard of each; the chosen one's numbers are the
-    cross-fitted ones, which it returns."""
+class RungMemo:
+    """Each rung's scored candidates from the last evaluation of one analysis, reused while
+    the rung's inputs (its searches' results, counting rates and strata) are the same: a
+    round leaves most rungs' searches alone once they are settled."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[tuple, tuple[list[CandidateStats], CandidateStats]]] = {}
+
+    def get(self, rung_id: str, inputs: tuple) -> tuple[list[CandidateStats],
+                                                        CandidateStats] | None:
+        hit = self._kept.get(rung_id)
+        return hit[1] if hit is not None and hit[0] == inputs else None
+
+    def put(self, rung_id: str, inputs: tuple,
+            scored: tuple[list[CandidateStats], CandidateStats]) -> None:
+        self._kept[rung_id] = (inputs, scored)
+
+
+def _fingerprint(x: float | np.ndarray | None) -> Any:
+    return x.tobytes() if isinstance(x, np.ndarray) else x
+
+
+def _score_candidates(rung: Any, options: list[Solved],
+                      threshold: float) -> tuple[list[CandidateStats], CandidateStats]:
+    """A rung's candidates' statistics, and its trump and discard chosen ex ante
+    (cross-fitted)."""
     full = [parts_stats(s.cand, [(s, np.arange(len(s)))], threshold) for s in options]
+    return full, cross_fitted(options, rung.kind, threshold, full)
+
+
+def _add_rung(ev: Evaluation, rs: RuleSet, rung: Any, full: list[CandidateStats],
+              chosen: CandidateStats, ctx: Mapping[str, Any], partner: str) -> None:
+    """Add a rung's rows to ``ev``: one per trump, the best discard of each; the chosen
+    one's numbers are the cross-fitted ones."""
     ev.stats.extend(full)
     best_per_trump: dict[str | None, CandidateStats] = {}
     for st in full:
         prev = best_per_trump.get(st.candidate.trump)
         if prev is None or better(st, prev, rung.kind):
             best_per_trump[st.candidate.trump] = st
-    chosen = cross_fitted(options, rung.kind, threshold, full)
     best_per_trump[chosen.candidate.trump] = chosen
     for trump, st in best_per_trump.items():
         ev.tricks[(rung.id, trump)] = st.tricks
@@ -183,7 +210,6 @@ def _score_rung(ev: Evaluation, rs: RuleSet, rung: Any, options: list[Solved],
         if note:
             row["note"] = "; ".join(x for x in (row["note"], note) if x)
         ev.rows.append(row)
-    return chosen
 
 
 def _row(rs: RuleSet, rung: Any, st: CandidateStats, chosen: bool, ctx: Mapping[str, Any],
@@ -211,7 +237,8 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
              rates: Mapping[SolveKey, np.ndarray] | None = None,
              pass_est: PassValue | None = None, controls: Controls | None = None,
              deals: np.ndarray | None = None,
-             strata: Mapping[SolveKey, np.ndarray] | None = None) -> Evaluation:
+             strata: Mapping[SolveKey, np.ndarray] | None = None,
+             memo: RungMemo | None = None) -> Evaluation:
     """Score every candidate (each on the samples its search has solved: ``results``),
     choose trumps and discards ex ante, recommend a bid. ``rates``: each trick search's
     per-deal share of failures counted (:class:`~boston_sim.analysis.solving.Solver`;
@@ -219,7 +246,8 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
     file's fixed value). ``controls`` and the pool's ``deals``: adjust the estimates by
     control variates (:mod:`.control`; missing: none). ``strata``: per misère search, its
     deals past the node budget, of which only some were searched to the end (missing: none).
-    """
+    ``memo``: the same analysis' last scoring, whose rungs are reused where their inputs are
+    unchanged (the numbers are the same: a rung's scoring depends on nothing else)."""
     ev = Evaluation(rows=[], tricks={}, payoffs={}, stats=[], recommendation=Recommendation())
     floors = trick_floors(rs, cands)
     by_rung: dict[str, list[Candidate]] = {}
@@ -227,14 +255,25 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
         by_rung.setdefault(c.rung_id, []).append(c)
     chosen_of: dict[str, CandidateStats | None] = {}
     for rung in rs.rungs:
-        options = [_solved(rs, rung, c, results[c.key], ctx, hand, floors.get(c.key, 0),
-                           _rates_of(rates, c.key, results[c.key]),
-                           None if controls is None or deals is None else
-                           controls.centred(deals, c.strain, len(results[c.key])),
-                           (strata or {}).get(c.key))
-                   for c in by_rung.get(rung.id, [])]
-        chosen_of[rung.id] = (_score_rung(ev, rs, rung, options, ctx, threshold, partner)
-                              if options else None)
+        group = by_rung.get(rung.id, [])
+        ts = [results[c.key] for c in group]
+        qs = [_rates_of(rates, c.key, t) for c, t in zip(group, ts, strict=True)]
+        ss = [(strata or {}).get(c.key) for c in group]
+        inputs = tuple((t.tobytes(), _fingerprint(q), _fingerprint(x))
+                       for t, q, x in zip(ts, qs, ss, strict=True))
+        scored = memo.get(rung.id, inputs) if memo is not None else None
+        if scored is None and group:
+            options = [_solved(rs, rung, c, t, ctx, hand, floors.get(c.key, 0), q,
+                               None if controls is None or deals is None else
+                               controls.centred(deals, c.strain, len(t)), x)
+                       for c, t, q, x in zip(group, ts, qs, ss, strict=True)]
+            scored = _score_candidates(rung, options, threshold)
+            if memo is not None:
+                memo.put(rung.id, inputs, scored)
+        chosen_of[rung.id] = None
+        if scored is not None:
+            _add_rung(ev, rs, rung, *scored, ctx, partner)
+            chosen_of[rung.id] = scored[1]
     _value_outcomes(rs, ev, chosen_of, ctx, partner)
     ev.recommendation = recommend(rs, ev.rows, ev.payoffs, pass_est)
     if ev.recommendation.recommended is None:

@@ -1,0 +1,61 @@
+"""A rung scored in an earlier round of the same analysis is reused while its searches'
+results are unchanged (``evaluate.RungMemo``): every round's scoring is the same as without."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import boston_sim.analysis.api as api
+import boston_sim.analysis.rounds as rounds
+from boston_sim.analysis import analyze
+from boston_sim.analysis.evaluate import RungMemo
+
+MIXED = "KQJT9.AK.QJ2.432"
+
+
+@pytest.fixture
+def small_rounds(monkeypatch):
+    """Rounds of 10 samples, at most 40, SE target 0.1: several rounds in a fast test."""
+    monkeypatch.setattr(rounds, "ROUND", 10)
+    monkeypatch.setattr(rounds, "DEFAULT_SAMPLES", 40)
+    monkeypatch.setattr(rounds, "SE_TARGET", 0.1)
+
+
+def _scorings(monkeypatch) -> list[str]:
+    """Every round's rows and recommendation, as the analysis scores them."""
+    seen: list[str] = []
+    evaluate = api.evaluate
+
+    def spy(*args, **kwargs):
+        ev = evaluate(*args, **kwargs)
+        seen.append(json.dumps([ev.rows, ev.recommendation.recommended], sort_keys=True,
+                               default=str))
+        return ev
+
+    monkeypatch.setattr(api, "evaluate", spy)
+    return seen
+
+
+def test_every_round_scores_the_same_with_rungs_reused(small_rounds, monkeypatch):
+    hits, misses = [], []
+    get = RungMemo.get
+
+    def counting(self, rung_id, inputs):
+        hit = get(self, rung_id, inputs)
+        (misses if hit is None else hits).append(rung_id)
+        return hit
+
+    monkeypatch.setattr(RungMemo, "get", counting)
+    seen = _scorings(monkeypatch)
+    reused = analyze(MIXED, seed=8, threads=1).to_dict()
+    with_memo = list(seen)
+    assert hits and misses  # some rungs reused, some (their searches went on) scored again
+
+    monkeypatch.setattr(RungMemo, "get", lambda self, rung_id, inputs: None)
+    seen.clear()
+    fresh = analyze(MIXED, seed=8, threads=1).to_dict()
+    assert len(with_memo) > 1
+    assert seen == with_memo
+    assert json.dumps(reused, sort_keys=True) == json.dumps(fresh, sort_keys=True)
