@@ -88,6 +88,9 @@ CACHE_LINE_WORDS = 8  # int64 words in a 64-byte cache line
 # a worker's parameter row, padded to whole cache lines: workers write theirs at every node,
 # and rows sharing a line would make the two cores fight over it (false sharing)
 P_ROW = -(-P_SIZE // CACHE_LINE_WORDS) * CACHE_LINE_WORDS
+# one chain head per 16 table entries: as fast as one per 4 on full tables, and a new process
+# faults in (the kernel zeroes) a quarter of the randomly read head region
+HEAD_SHIFT = 4
 
 
 def _zeros_paged(shape, huge=False):
@@ -115,7 +118,7 @@ def new_workspaces(n, tt_bits):
     mid-trick positions' kernel. The wrappers keep them between calls: a new game only bumps
     the table generation, so nothing is re-allocated or re-zeroed per batch."""
     size = 1 << tt_bits
-    heads = size >> 2
+    heads = max(1, size >> HEAD_SHIFT)
     ttk = _zeros_paged((n, K_SIZE * size), huge=True)
     # (the table's data, then the memo of the misère escape tests: ``_suit_game``)
     ttd = _zeros_paged((n, size + 5 * heads + SUIT_MEMO), huge=True)
