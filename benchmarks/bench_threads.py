@@ -123,5 +123,6 @@ def main() -> None:
               f"{d_hi['recommended']}" + (f"; medians of {len(runs)}, each run {ratios}x"
                                           if len(runs) > 1 else ""), flush=True)
 
+
 if __name__ == "__main__":
     main()

@@ -255,19 +255,6 @@ def test_bad_inputs():
 # --------------------------------------------------------------------------- adaptive default
 
 
-@pytest.fixture
-def small_rounds(monkeypatch):
-    """The default mode's rounds scaled down (10 samples a round, at most 40, SE target 0.1)
-    so that searches can settle within a fast test: the tunables of the stopping rule, as
-    ``boston_sim.analysis.rounds`` reads them."""
-    import boston_sim.analysis.rounds as an
-
-    monkeypatch.setattr(an, "ROUND", 10)
-    monkeypatch.setattr(an, "DEFAULT_SAMPLES", 40)
-    monkeypatch.setattr(an, "SE_TARGET", 0.1)
-    return an
-
-
 def test_agresti_coull_se_is_not_zero_when_every_sample_agrees():
     from boston_sim.analysis import ROUND, SE_TARGET, ac_se
 

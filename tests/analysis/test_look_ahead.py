@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-import boston_sim.analysis.rounds as rounds
 from boston_sim.analysis import SolveKey, Solver, analyze
 from boston_sim.cards import parse_hand
 from boston_sim.sampler import Sampler
@@ -46,15 +45,6 @@ def test_rounds_take_the_answers_started_ahead_and_end_where_they_would(hand):
     assert ahead.taken_ahead > 0
     assert plain.taken_ahead == 0
     assert plain.two_phase[TWO_PHASE] == ahead.two_phase[TWO_PHASE]
-
-
-@pytest.fixture
-def small_rounds(monkeypatch):
-    """Rounds of 10 samples, at most 40, SE target 0.1: several rounds in a fast test."""
-    monkeypatch.setattr(rounds, "ROUND", 10)
-    monkeypatch.setattr(rounds, "DEFAULT_SAMPLES", 40)
-    monkeypatch.setattr(rounds, "SE_TARGET", 0.1)
-    return rounds
 
 
 @pytest.mark.parametrize("threads", [1, 2])

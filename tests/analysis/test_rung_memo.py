@@ -5,22 +5,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import boston_sim.analysis.api as api
-import boston_sim.analysis.rounds as rounds
 from boston_sim.analysis import analyze
 from boston_sim.analysis.evaluate import RungMemo
 
 MIXED = "KQJT9.AK.QJ2.432"
-
-
-@pytest.fixture
-def small_rounds(monkeypatch):
-    """Rounds of 10 samples, at most 40, SE target 0.1: several rounds in a fast test."""
-    monkeypatch.setattr(rounds, "ROUND", 10)
-    monkeypatch.setattr(rounds, "DEFAULT_SAMPLES", 40)
-    monkeypatch.setattr(rounds, "SE_TARGET", 0.1)
 
 
 def _scorings(monkeypatch) -> list[str]:
