@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from boston_sim.analysis import SolveKey, Solver, analyze
@@ -66,3 +67,4 @@ def test_a_default_bid_is_the_same_with_and_without_the_look_ahead(small_rounds,
     assert taken == []
     assert json.dumps(on, sort_keys=True) == json.dumps(off, sort_keys=True)
     assert len({r["samples"] for r in on["rungs"]}) > 1  # rounds that stopped searches
+    assert np.isfinite(on["pass_value"])
