@@ -215,13 +215,13 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
         controls = controls_for(sampler, s.control_variates)
         memo = RungMemo()
 
-        def score() -> Evaluation:
+        def score(risk_se: bool = True) -> Evaluation:
             # the deals the searches reached (a time limit may cut the pool to them)
             n = max((len(v) for v in solver.results.values()), default=len(solver.deals))
             return evaluate(p.rules, cands, solver.results, p.context, p.mask,
                             s.risk_threshold, s.partner, solver.rates,
                             passing.value(solver.deals, n), controls, solver.deals,
-                            solver.strata, memo)
+                            solver.strata, memo, risk_se)
 
         if s.samples is not None:
             # a fixed number of samples: every search on every sample

@@ -32,6 +32,7 @@ from .statistics import (
     better,
     cross_fitted,
     diff_se,
+    fill_risk_se,
     parts_stats,
     se,
     weighted_cvar,
@@ -181,12 +182,13 @@ def _fingerprint(x: float | np.ndarray | None) -> Any:
     return x.tobytes() if isinstance(x, np.ndarray) else x
 
 
-def _score_candidates(rung: Any, options: list[Solved],
-                      threshold: float) -> tuple[list[CandidateStats], CandidateStats]:
+def _score_candidates(rung: Any, options: list[Solved], threshold: float,
+                      risk_se: bool) -> tuple[list[CandidateStats], CandidateStats]:
     """A rung's candidates' statistics, and its trump and discard chosen ex ante
-    (cross-fitted)."""
-    full = [parts_stats(s.cand, [(s, np.arange(len(s)))], threshold) for s in options]
-    return full, cross_fitted(options, rung.kind, threshold, full)
+    (cross-fitted); ``risk_se``: as :func:`parts_stats`."""
+    full = [parts_stats(s.cand, [(s, np.arange(len(s)))], threshold, risk_se)
+            for s in options]
+    return full, cross_fitted(options, rung.kind, threshold, full, risk_se)
 
 
 def _add_rung(ev: Evaluation, rs: RuleSet, rung: Any, full: list[CandidateStats],
@@ -238,7 +240,7 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
              pass_est: PassValue | None = None, controls: Controls | None = None,
              deals: np.ndarray | None = None,
              strata: Mapping[SolveKey, np.ndarray] | None = None,
-             memo: RungMemo | None = None) -> Evaluation:
+             memo: RungMemo | None = None, risk_se: bool = True) -> Evaluation:
     """Score every candidate (each on the samples its search has solved: ``results``),
     choose trumps and discards ex ante, recommend a bid. ``rates``: each trick search's
     per-deal share of failures counted (:class:`~boston_sim.analysis.solving.Solver`;
@@ -247,7 +249,9 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
     control variates (:mod:`.control`; missing: none). ``strata``: per misère search, its
     deals past the node budget, of which only some were searched to the end (missing: none).
     ``memo``: the same analysis' last scoring, whose rungs are reused where their inputs are
-    unchanged (the numbers are the same: a rung's scoring depends on nothing else)."""
+    unchanged (the numbers are the same: a rung's scoring depends on nothing else).
+    ``risk_se``: False leaves every ``cvar5_se`` NaN (:func:`parts_stats`); a later call with
+    True works out those of reused rungs."""
     ev = Evaluation(rows=[], tricks={}, payoffs={}, stats=[], recommendation=Recommendation())
     floors = trick_floors(rs, cands)
     by_rung: dict[str, list[Candidate]] = {}
@@ -267,11 +271,14 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
                                None if controls is None or deals is None else
                                controls.centred(deals, c.strain, len(t)), x)
                        for c, t, q, x in zip(group, ts, qs, ss, strict=True)]
-            scored = _score_candidates(rung, options, threshold)
+            scored = _score_candidates(rung, options, threshold, risk_se)
             if memo is not None:
                 memo.put(rung.id, inputs, scored)
         chosen_of[rung.id] = None
         if scored is not None:
+            if risk_se:
+                for st in (*scored[0], scored[1]):
+                    fill_risk_se(st)
             _add_rung(ev, rs, rung, *scored, ctx, partner)
             chosen_of[rung.id] = scored[1]
     _value_outcomes(rs, ev, chosen_of, ctx, partner)
@@ -315,7 +322,7 @@ def mix_outcomes(bid: CandidateStats, other: CandidateStats, w: float) -> Candid
         p_loss_se=mix(bid.p_loss_se, other.p_loss_se),
         cvar5=weighted_cvar(xs, ws, CVAR_TAIL) if ws.sum() > 0 else math.nan,
         cvar5_se=mix(bid.cvar5_se, other.cvar5_se),
-        net=net, net_sample=(xs, ws))
+        net=net, net_sample=(xs, ws), risk_inputs=None)
 
 
 def _value_outcomes(rs: RuleSet, ev: Evaluation, chosen_of: Mapping[str, CandidateStats | None],

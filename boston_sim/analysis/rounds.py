@@ -341,12 +341,14 @@ def _next_size(result: Evaluation, active: list[SolveKey], m: int, cap: int, wan
     return m + max(PRECISION_MIN_STEP, min(grow, cap - m))
 
 
-def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler,
+def run_rounds(score: Callable[[bool], Evaluation], solver: Solver, sampler: Sampler,
                count: WorkCount, precision: float | None, max_samples: int,
                deadline: float | None = None) -> Evaluation:
     """Default and precision modes: draw samples in rounds, solve the searches not yet
-    settled, score them (``score()``), until done; ``deadline`` (a ``time.perf_counter()``
-    value) starts no batch of deals after it."""
+    settled, score them (``score(risk_se)``), until done; ``deadline`` (a
+    ``time.perf_counter()`` value) starts no batch of deals after it. The rounds score
+    without CVaR's SEs, which no stopping rule reads; the answer is scored again with them
+    (the rungs themselves are reused: ``evaluate``'s memo)."""
     cap = DEFAULT_SAMPLES if precision is None else max_samples
     m = min(ROUND if precision is None else PRECISION_START, cap)
     active = list(solver.keys)
@@ -366,7 +368,7 @@ def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler
                 solver.solve_to(active, m, ahead=ahead)
             else:
                 solve_before(solver, active, m, deadline)
-            result = score()
+            result = score(False)
             rec = result.recommendation
             settled, wanted = settle(result.stats, rec, no_bids(result))
             if deadline is not None and time.perf_counter() > deadline:
@@ -394,5 +396,7 @@ def run_rounds(score: Callable[[], Evaluation], solver: Solver, sampler: Sampler
         solver.drop_ahead()
     # a time limit may have cut the last round: the pool ends where the searches did
     solver.truncate(max(len(r) for r in solver.results.values()))
-    result.stopped_early = any(len(r) < len(solver.deals) for r in solver.results.values())
-    return result
+    final = score(True)
+    final.time_limited, final.foregone = result.time_limited, result.foregone
+    final.stopped_early = any(len(r) < len(solver.deals) for r in solver.results.values())
+    return final

@@ -29,7 +29,7 @@ scored on.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -79,6 +79,8 @@ class CandidateStats:
     suit_rank: int = -1  # the trump's suit preference (ties between trumps), -1 for none
     cross_fit: tuple[Candidate, Candidate] | None = None
     controlled: bool = False  # P(make) and the EVs are the control-variate adjusted ones
+    # what :func:`cvar_se` needs while ``cvar5_se`` waits for :func:`fill_risk_se`
+    risk_inputs: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def samples(self) -> int:
@@ -264,7 +266,8 @@ def parts_stats(cand: Candidate, parts: Parts, threshold: float,
                 risk_se: bool = True) -> CandidateStats:
     """The statistics of the deals of ``parts`` (one candidate's, or halves of two), labelled
     ``cand``: each part's per-deal estimator terms, pooled in deal order. ``risk_se``: False
-    leaves ``cvar5_se`` NaN (a choice that does not show it need not pay for it)."""
+    leaves ``cvar5_se`` NaN until :func:`fill_risk_se` (no stopping rule reads it: the
+    sampling rounds work it out for their last scoring only)."""
     mix = _Mix(parts)
     first = parts[0][0]
     ok = mix.adjusted(lambda s: s.ok)
@@ -310,8 +313,16 @@ def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> No
         x, w = net_s, np.ones(len(net_s))
     else:
         st.cvar5, tail = weighted_cvar(*st.net_sample, CVAR_TAIL), CVAR_TAIL
+    st.risk_inputs = (x, w, tail, mix)
     if risk_se:
-        st.cvar5_se = cvar_se(x, w, tail, mix)
+        fill_risk_se(st)
+
+
+def fill_risk_se(st: CandidateStats) -> None:
+    """Work out ``st.cvar5_se`` if :func:`parts_stats` left it for later."""
+    if st.risk_inputs is not None:
+        st.cvar5_se = cvar_se(*st.risk_inputs)
+        st.risk_inputs = None
 
 
 def cvar_se(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> float:
@@ -395,21 +406,26 @@ def cvar_terms(values: np.ndarray, var: float, tail: float) -> np.ndarray:
 
 
 def cross_fitted(options: list[Solved], kind: str, threshold: float,
-                 full: list[CandidateStats] | None = None) -> CandidateStats:
+                 full: list[CandidateStats] | None = None,
+                 risk_se: bool = True) -> CandidateStats:
     """The statistics of choosing among ``options`` (the trumps and discards of one rung)
     ex ante, without the winner's curse of scoring the best mean on the deals that made it
     best: the choice made on the even deals is scored on the odd ones and vice versa. When
     both halves choose the same candidate that is its own statistics; else the two halves of
     their common deals, labelled with the one that is better on all its deals. ``full``:
-    the options' statistics on all their deals, if already known."""
+    the options' statistics on all their deals, if already known; ``risk_se``: as
+    :func:`parts_stats`."""
     def best(fold: int) -> Solved:
-        half = [parts_stats(s.cand, [(s, np.arange(fold, len(s), FOLDS))], threshold, False)
-                for s in options]
-        top = best_of(half, kind)
-        return next(s for s, h in zip(options, half, strict=True) if h is top)
+        keys = [_half_key(s, np.arange(fold, len(s), FOLDS), kind) for s in options]
+        top = 0
+        for i in range(1, len(keys)):  # as best_of: the first that no later one beats
+            if keys[i] > keys[top]:
+                top = i
+        return options[top]
 
     if full is None:
-        full = [parts_stats(s.cand, [(s, np.arange(len(s)))], threshold) for s in options]
+        full = [parts_stats(s.cand, [(s, np.arange(len(s)))], threshold, risk_se)
+                for s in options]
     if len(options) == 1 or min(len(s) for s in options) < FOLDS:
         return best_of(full, kind)
     on_even, on_odd = best(0), best(1)
@@ -419,10 +435,30 @@ def cross_fitted(options: list[Solved], kind: str, threshold: float,
     fa, fb = full[options.index(on_even)], full[options.index(on_odd)]
     label = on_even if better(fa, fb, kind) else on_odd
     st = parts_stats(label.cand, [(on_even, np.arange(1, n, FOLDS)),
-                                  (on_odd, np.arange(0, n, FOLDS))], threshold)
+                                  (on_odd, np.arange(0, n, FOLDS))], threshold, risk_se)
     st.tricks = label.t
     st.cross_fit = (on_even.cand, on_odd.cand)
     return st
+
+
+def _half_key(s: Solved, idx: np.ndarray, kind: str) -> tuple:
+    """:func:`better`'s key of ``s`` on its deals ``idx``, worked out as :func:`parts_stats`
+    would (the same floats) but without the fields that choosing does not read."""
+    mix = _Mix([(s, idx)])
+    p_make = float(np.clip(mix.adjusted(lambda s: s.ok).mean(), 0.0, 1.0))
+    mean_tricks = float(mix.terms(lambda s: _TRICKS).mean())
+    ev_net = float(mix.adjusted(lambda s: s.net).mean()) if s.priced else math.nan
+    return _rank(kind, s.priced, p_make, mean_tricks, s.suit_rank, ev_net)
+
+
+def _rank(kind: str, priced: bool, p_make: float, mean_tricks: float, suit_rank: int,
+          ev_net: float) -> tuple:
+    """The order of :func:`better`: net EV, then P(make), then suit preference, then tricks
+    (more for trick rungs, fewer for misères); unpriced: P(make), tricks, suit preference."""
+    tricks = mean_tricks if kind == "at_least" else -mean_tricks
+    if not priced:
+        return (p_make, tricks, suit_rank)
+    return (ev_net, p_make, suit_rank, tricks)
 
 
 def best_of(stats: list[CandidateStats], kind: str) -> CandidateStats:
@@ -479,8 +515,5 @@ def better(a: CandidateStats, b: CandidateStats, kind: str) -> bool:
     then suit preference, then tricks (more for trick rungs, fewer for misères); an unpriced
     rung: P(make), then tricks, then suit preference."""
     def key(c: CandidateStats) -> tuple:
-        tricks = c.mean_tricks if kind == "at_least" else -c.mean_tricks
-        if not c.priced:
-            return (c.p_make, tricks, c.suit_rank)
-        return (c.ev_net, c.p_make, c.suit_rank, tricks)
+        return _rank(kind, c.priced, c.p_make, c.mean_tricks, c.suit_rank, c.ev_net)
     return key(a) > key(b)
