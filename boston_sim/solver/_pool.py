@@ -5,7 +5,8 @@ the pool.
 A batch is a :class:`Ticket`. Workers take its jobs one at a time through an atomic counter,
 so a slow search never leaves a worker idle while jobs are left. Tickets have a priority:
 an ``AHEAD`` ticket (jobs the caller may want later) runs only when no ``NOW`` ticket has jobs
-left to start; a worker on it returns to ``NOW`` work after its current job. A caller can
+left to start, on all but one worker while the caller works (it keeps a core) and on all of
+them while it waits; a worker on it returns to ``NOW`` work after its current job. A caller can
 cancel a ticket (:meth:`Pool.cancel`): the jobs already started finish, the others never run,
 and the answer says which are which. Every answer is exact and depends only on its deal and
 job row, never on the worker, so none of this changes a number. :class:`Pending` is a
@@ -62,6 +63,7 @@ class Pool:
         self._tickets: list[Ticket] = []
         self._closed = False
         self._live = 0  # workers running
+        self._waiting = 0  # callers blocked on answers: their cores are free for AHEAD work
         self._start_workers()
 
     def _start_workers(self) -> None:
@@ -122,10 +124,14 @@ class Pool:
         meanwhile (Ctrl-C) aborts the ticket before it is raised."""
         seen = 0
         try:
-            while not t.finished.wait(_POLL):
-                if progress is not None and t.done > seen:
-                    progress(t.done - seen)
-                    seen = t.done
+            self.caller_waits(True)
+            try:
+                while not t.finished.wait(_POLL):
+                    if progress is not None and t.done > seen:
+                        progress(t.done - seen)
+                        seen = t.done
+            finally:
+                self.caller_waits(False)
         except BaseException:
             self.abort(t)
             t.finished.wait()
@@ -136,6 +142,26 @@ class Pool:
             raise t.error
         return t.out
 
+    def caller_waits(self, waiting: bool) -> None:
+        """A caller begins (True) or ends (False) a wait for answers. While one waits, every
+        worker may take ``AHEAD`` jobs; when none does any more, the workers on them beyond
+        the usual share go back to :meth:`_pick` after their current job."""
+        with self._cv:
+            self._waiting += 1 if waiting else -1
+            if waiting:
+                self._cv.notify_all()
+            elif self._waiting == 0 and self._on_ahead() > self._ahead_share():
+                for o in self._tickets:
+                    if o.priority == AHEAD:
+                        o.counter[_STOP] = 1
+
+    def _on_ahead(self) -> int:
+        return sum(len(o.workers) for o in self._tickets if o.priority == AHEAD)
+
+    def _ahead_share(self) -> int:
+        """How many workers may be on ``AHEAD`` tickets at once (lock held)."""
+        return self.n if self._waiting else max(1, self.n - 1)
+
     def close(self) -> None:
         """The workers end once no ticket has jobs left (a later ticket starts them again)."""
         with self._cv:
@@ -144,16 +170,14 @@ class Pool:
 
     def _pick(self) -> Ticket | None:
         """The most urgent ticket with jobs left to start (the oldest of its priority); an
-        ``AHEAD`` one only while fewer than ``n - 1`` workers (at least one) are on such
-        tickets: the caller, scoring meanwhile, keeps a core."""
+        ``AHEAD`` one only while fewer workers than :meth:`_ahead_share` are on such tickets:
+        a caller at work (scoring, say) keeps a core."""
         live = [t for t in self._tickets if t.counter[_NEXT] < t.m]
         if not live:
             return None
         t = min(live, key=lambda t: (t.priority, t.seq))
-        if t.priority == AHEAD:
-            ahead = sum(len(o.workers) for o in self._tickets if o.priority == AHEAD)
-            if ahead >= max(1, self.n - 1):
-                return None
+        if t.priority == AHEAD and self._on_ahead() >= self._ahead_share():
+            return None
         t.counter[_STOP] = 0  # nothing more urgent is waiting
         return t
 
@@ -231,8 +255,12 @@ class Pending:
     def answers(self, idx: np.ndarray) -> np.ndarray:
         """The answers of jobs ``idx`` (all started), once each has answered."""
         t = self._ticket
-        while (t.out[idx] == NOT_RUN).any() and not t.finished.wait(_ANSWER_POLL):
-            pass
+        self._pool.caller_waits(True)
+        try:
+            while (t.out[idx] == NOT_RUN).any() and not t.finished.wait(_ANSWER_POLL):
+                pass
+        finally:
+            self._pool.caller_waits(False)
         if t.error is not None:
             raise t.error
         return t.out[idx].copy()

@@ -88,3 +88,48 @@ def test_no_two_workers_share_a_cache_line():
             lo = arr[w].ctypes.data
             hi = lo + arr[w].nbytes
             assert lo % 64 == 0 and hi % 64 == 0, (arr.shape, w)
+
+
+@pytest.fixture
+def two_workers():
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba allows one thread here")
+    before = numba.get_num_threads()
+    numba.set_num_threads(2)
+    yield
+    numba.set_num_threads(before)
+
+
+def _most_workers_on(ticket, seconds: float | None, until=None) -> int:
+    """The most workers seen at once on ``ticket``, looked at every 0.2 ms for ``seconds``
+    or until ``until()`` is true."""
+    import time
+
+    most, end = 0, time.perf_counter() + (seconds or 0.0)
+    while (time.perf_counter() < end) if until is None else not until():
+        most = max(most, len(ticket.workers))
+        time.sleep(0.0002)
+    return most
+
+
+def test_jobs_started_ahead_leave_a_working_caller_a_core_but_not_a_waiting_one(two_workers):
+    import threading
+
+    from boston_sim import solver
+
+    many = np.tile(DEALS, (3, 1))  # about half a second of jobs for two workers
+    jobs = np.tile(JOBS, (3, 1))
+    ref = solve_jobs(many, jobs)
+    pending = start_jobs(many, jobs)
+    ticket = pending._ticket
+    # the caller is at work (not waiting): one worker runs ahead, the other stays free
+    assert _most_workers_on(ticket, 0.05) == 1
+    seen = []
+    watch = threading.Thread(target=lambda: seen.append(
+        _most_workers_on(ticket, None, ticket.finished.is_set)))
+    watch.start()
+    got = pending.answers(np.arange(len(jobs)))  # now it waits: both workers take them
+    watch.join()
+    assert (got == ref).all()
+    assert seen == [2]
+    assert solver._the_pool()._waiting == 0
