@@ -259,6 +259,7 @@ class Solver:
         self.discards = np.empty((0, 4), np.uint64)
         self._ahead: Ahead | None = None  # jobs of the next round, started (:meth:`solve_to`)
         self.taken_ahead = 0  # answers the rounds took from jobs started ahead
+        self.taken_early = 0  # ... and a first round from its own (:meth:`_start_early`)
 
     def add(self, smp: Samples) -> None:
         """Append samples to the pool (with each defender's random discard, A-12)."""
@@ -521,7 +522,21 @@ class Solver:
         """Start, in the workers' idle time, the jobs that a next round of ``keys`` on deals
         ``lo .. hi-1`` would run first (each count, misère and question; a two-phase key's
         counts wait for its answers), the nearest deals first."""
-        self._ahead = None
+        self._ahead = self._run_ahead(keys, lo, hi, by_deal=True)
+
+    def _start_early(self, keys: Sequence[SolveKey], n: int) -> Ahead | None:
+        """Start, in the workers' idle time, the misère and "exactly" searches of ``keys``
+        not yet begun, up to the ``n``-th deal (the longest first, as in the round's batch):
+        a first round's pilots and questions, which run before its batch, leave a worker
+        idle at their ends. None: no such search."""
+        rest = [k for k in keys if k.mode != "at_least" and not len(self.results[k])]
+        return self._run_ahead(rest, 0, n, by_deal=False) if rest else None
+
+    def _run_ahead(self, keys: Sequence[SolveKey], lo: int, hi: int,
+                   by_deal: bool) -> Ahead | None:
+        """Start the jobs of ``keys`` on deals ``lo .. hi-1`` as a round would ask them (a
+        two-phase key's questions, the others' counts and misères) behind every waited
+        batch, those that may run longest first: of each deal (``by_deal``), or of all."""
         hands, rows, where, owner = [], [], [], []
         for key in keys:
             if self.two_phase.get(key):
@@ -534,13 +549,14 @@ class Solver:
             where.append(lo + todo)
             owner += [key] * len(todo)
         if not owner:
-            return
+            return None
         jobs = np.concatenate(rows)
         deal = np.concatenate(where)
-        order = np.lexsort((-self._solver.tiers_allowed(jobs), deal))
+        tiers = -self._solver.tiers_allowed(jobs)
+        order = np.lexsort((tiers, deal)) if by_deal else np.argsort(tiers, kind="stable")
         hands_all = np.ascontiguousarray(np.concatenate(hands)[order])
-        self._ahead = Ahead(self._solver.start_jobs(hands_all, jobs[order]), hands_all,
-                            jobs[order], [owner[i] for i in order], deal[order])
+        return Ahead(self._solver.start_jobs(hands_all, jobs[order]), hands_all, jobs[order],
+                     [owner[i] for i in order], deal[order])
 
     def drop_ahead(self) -> None:
         """Stop the jobs started ahead of a round that will not come."""
@@ -569,28 +585,44 @@ class Solver:
         scores it); the next call takes the answers of those it needs (:class:`Ahead`).
         Answers depend only on deal and job, so the results are the same with or without."""
         keys = [k for k in keys if len(self.results[k]) < n]
+        early = None
         if self._ahead is not None:
             self._ahead.begin(keys, n)
-        self._decide(keys, n, deadline)
-        fresh = [k for k in keys if k.mode == "at_least" and not self.two_phase.get(k)
-                 and len(self.results[k]) == 0]
-        if fresh and n > 2 * PILOT:
-            # a few deals first, so that the rest start from their median (first_guess)
-            self.solve_to(fresh, PILOT, deadline)
-        two = [k for k in keys if self.two_phase.get(k)]
-        self._ask(two, n, deadline)
-        batch = _Batch()
-        skipped = sum(self._add_counts(k, batch) for k in two)
-        self.tick(skipped)
-        for key in sorted(keys, key=lambda k: k.mode != "at_least"):
-            if not self.two_phase.get(key):
-                self._add_exact(key, n, batch)
+        elif deadline is None:
+            early = self._start_early(keys, n)
+        try:
+            self._decide(keys, n, deadline)
+            fresh = [k for k in keys if k.mode == "at_least" and not self.two_phase.get(k)
+                     and len(self.results[k]) == 0]
+            if fresh and n > 2 * PILOT:
+                # a few deals first, so that the rest start from their median (first_guess)
+                self.solve_to(fresh, PILOT, deadline)
+            two = [k for k in keys if self.two_phase.get(k)]
+            self._ask(two, n, deadline)
+            batch = _Batch()
+            skipped = sum(self._add_counts(k, batch) for k in two)
+            self.tick(skipped)
+            for key in sorted(keys, key=lambda k: k.mode != "at_least"):
+                if not self.two_phase.get(key):
+                    self._add_exact(key, n, batch)
+        except BaseException:
+            if early is not None:
+                early.drop()
+            raise
+        if early is not None:
+            early.begin(keys, n)
+            self._ahead = early
         before = self._ahead
         try:
             out = batch.run(self._solver, deadline, self.tick, before,
                             (lambda: self._start_ahead(keys, n, ahead)) if ahead > n else None)
         finally:
-            if before is not None and before is not self._ahead:
+            if early is not None:  # it ran this round's jobs only: no later round needs it
+                early.drop()
+                self.taken_early += early.taken
+                if self._ahead is early:
+                    self._ahead = None
+            elif before is not None and before is not self._ahead:
                 self._retire(before)  # what it still runs, no round needs
         for key, lo, todo, res in batch.spans:
             if key.mode == "at_least":

@@ -68,3 +68,35 @@ def test_a_default_bid_is_the_same_with_and_without_the_look_ahead(small_rounds,
     assert json.dumps(on, sort_keys=True) == json.dumps(off, sort_keys=True)
     assert len({r["samples"] for r in on["rungs"]}) > 1  # rounds that stopped searches
     assert np.isfinite(on["pass_value"])
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_first_round_runs_its_misere_searches_in_its_pilots_idle_time(monkeypatch, threads):
+    """A first round starts its misère searches behind its pilots and questions
+    (``Solver._start_early``); its batch takes their answers, and nothing changes."""
+    import numba
+
+    if threads > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip("numba allows fewer threads here")
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        started = []
+        start = Solver._start_early
+
+        def spy(self, keys, n):
+            early = start(self, keys, n)
+            started.append(None if early is None else len(early.jobs))
+            return early
+
+        monkeypatch.setattr(Solver, "_start_early", spy)
+        early = _solver(MIXED, 40)
+        early.solve_to(KEYS, 40)
+        assert started[0] > 0  # the misère key's searches, started ahead of the batch
+        monkeypatch.setattr(Solver, "_start_early", lambda self, keys, n: None)
+        plain = _solver(MIXED, 40)
+        plain.solve_to(KEYS, 40)
+        assert _state(early) == _state(plain)
+        assert plain.taken_early == 0 and early.taken_ahead == plain.taken_ahead == 0
+    finally:
+        numba.set_num_threads(before)
