@@ -120,36 +120,83 @@ class _Batch:
         self.spans.append((key, self.size, todo, res))
         self.size += len(todo)
 
-    def arrays(self, solver) -> tuple[np.ndarray, np.ndarray]:
-        """Its deals and job rows, the misère searches that may run longest first, so that
-        none of them starts when the others are done (the answers do not depend on the
-        order; the rows of :meth:`run`'s ``out`` are in :meth:`add`'s order)."""
+    def arrays(self, solver, cost: JobCosts) -> tuple[np.ndarray, np.ndarray]:
+        """Its deals and job rows, the misère searches that may run furthest past their
+        budgets first, then the others by the mean nodes of their key's earlier jobs
+        (``cost``), the dearest first: the cheap ones fill the workers' last idle gaps
+        (the answers do not depend on the order; the rows of :meth:`run`'s ``out`` are in
+        :meth:`add`'s order)."""
         hands = np.concatenate(self.hands)
-        jobs = np.concatenate(self.jobs)
-        self.order = np.argsort(-solver.tiers_allowed(jobs), kind="stable")
+        self.all_jobs = jobs = np.concatenate(self.jobs)
+        dear = np.concatenate([cost.expected(key, jobs[lo : lo + len(todo)])
+                               for key, lo, todo, _ in self.spans])
+        self.order = np.lexsort((-dear, -solver.tiers_allowed(jobs)))
         return np.ascontiguousarray(hands[self.order]), jobs[self.order]
 
-    def run(self, solver, deadline: float | None, progress: Callable[[int], None] | None,
-            ahead: Ahead | None = None, then: Callable[[], None] | None = None) -> np.ndarray:
+    def run(self, solver, cost: JobCosts, deadline: float | None,
+            progress: Callable[[int], None] | None, ahead: Ahead | None = None,
+            then: Callable[[], None] | None = None) -> np.ndarray:
         """Every job's answer (:func:`solver.solve_jobs`); those that ``ahead`` ran already
-        are taken from it. ``then()`` runs once the other jobs are with the workers."""
+        are taken from it. ``then()`` runs once the other jobs are with the workers. The
+        jobs' nodes go to ``cost``."""
         if not self.spans:
             if then is not None:
                 then()
             return np.empty(0, np.int8)
-        hands, jobs = self.arrays(solver)
+        hands, jobs = self.arrays(solver, cost)
         got = ahead.find(hands, jobs) if ahead is not None else np.full(len(jobs), -1)
         rest = np.flatnonzero(got < 0)
         out = np.empty(len(jobs), np.int8)
-        out[rest] = solver.solve_jobs(hands[rest], jobs[rest], deadline, progress, then)
+        nodes = np.zeros(len(jobs), np.int64)
+        nodes_rest = np.zeros(len(rest), np.int64)
+        out[rest] = solver.solve_jobs(hands[rest], jobs[rest], deadline, progress, then,
+                                      nodes_rest)
+        nodes[rest] = nodes_rest
         took = np.flatnonzero(got >= 0)
         if len(took):
             out[took] = ahead.answers(got[took])
+            nodes[took] = ahead.pending.nodes(got[took])
             if progress is not None:
                 progress(len(took))
         res = np.empty_like(out)
         res[self.order] = out
+        spent = np.empty_like(nodes)
+        spent[self.order] = nodes
+        for key, lo, todo, _ in self.spans:
+            hi = lo + len(todo)
+            cost.learn(key, self.all_jobs[lo:hi], res[lo:hi], spent[lo:hi])
         return res
+
+
+class JobCosts:
+    """The mean nodes of each key's jobs answered so far, counts and questions apart: what
+    a batch orders its jobs by (:meth:`_Batch.arrays`). Each job's nodes depend only on its
+    deal and row, so the order is the same whatever the thread count."""
+
+    def __init__(self) -> None:
+        self._sums: dict[tuple[SolveKey, bool], list[int]] = {}
+
+    def learn(self, key: SolveKey, jobs: np.ndarray, answers: np.ndarray,
+              nodes: np.ndarray) -> None:
+        ran = answers != -1  # -1: cut by the time limit, its nodes say nothing
+        counts = jobs[:, OP_COLUMN] == COUNT_OP
+        for count in (True, False):
+            mine = ran & (counts == count)
+            if mine.any():
+                total = self._sums.setdefault((key, count), [0, 0])
+                total[0] += int(nodes[mine].sum())
+                total[1] += int(mine.sum())
+
+    def expected(self, key: SolveKey, jobs: np.ndarray) -> np.ndarray:
+        """Per job row of ``key``, the mean nodes of its kind's earlier jobs (the other
+        kind's while it has none; 0 while the key has none)."""
+        counts = jobs[:, OP_COLUMN] == COUNT_OP
+        out = np.zeros(len(jobs))
+        for count in (True, False):
+            total = self._sums.get((key, count)) or self._sums.get((key, not count))
+            if total:
+                out[counts == count] = total[0] / total[1]
+        return out
 
 
 class Ahead:
@@ -260,6 +307,7 @@ class Solver:
         self._ahead: Ahead | None = None  # jobs of the next round, started (:meth:`solve_to`)
         self.taken_ahead = 0  # answers the rounds took from jobs started ahead
         self.taken_early = 0  # ... and a first round from its own (:meth:`_start_early`)
+        self.costs = JobCosts()  # what each key's jobs cost so far: the batches' order
 
     def add(self, smp: Samples) -> None:
         """Append samples to the pool (with each defender's random discard, A-12)."""
@@ -448,7 +496,7 @@ class Solver:
             deals, rows = self._question_rows(key, lo, n)
             every = np.arange(len(deals))
             ask.add(key, deals, rows, every, np.empty(0, np.int8))
-        out = ask.run(self._solver, deadline, None, self._ahead)
+        out = ask.run(self._solver, self.costs, deadline, None, self._ahead)
         for key, lo, todo, _ in ask.spans:
             ans = out[lo : lo + len(todo)]
             unsolved = np.flatnonzero(ans < 0)
@@ -614,7 +662,7 @@ class Solver:
             self._ahead = early
         before = self._ahead
         try:
-            out = batch.run(self._solver, deadline, self.tick, before,
+            out = batch.run(self._solver, self.costs, deadline, self.tick, before,
                             (lambda: self._start_ahead(keys, n, ahead)) if ahead > n else None)
         finally:
             if early is not None:  # it ran this round's jobs only: no later round needs it

@@ -440,7 +440,8 @@ def tiers_allowed(jobs: np.ndarray) -> np.ndarray:
 
 def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None,
                progress: Callable[[int], None] | None = None,
-               started: Callable[[], None] | None = None) -> np.ndarray:
+               started: Callable[[], None] | None = None,
+               nodes: np.ndarray | None = None) -> np.ndarray:
     """Different games in one parallel batch: ``out[i]`` (int8) answers job ``jobs[i]`` (a row
     made by :func:`value_job` or :func:`question_job`) on deal ``hands[i]``: the tricks, or
     1 / 0 for a question (:data:`OVER_BUDGET` for one that gave up past its node budget, the
@@ -458,9 +459,12 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
     raised by ``progress``) makes them give up at once and is raised from here.
 
     ``started()``: called in this thread once the jobs are with the workers, before this
-    waits for them (the moment to queue work behind them, :func:`start_jobs`)."""
+    waits for them (the moment to queue work behind them, :func:`start_jobs`).
+
+    ``nodes`` (int64, one per job): filled with the nodes each job's search expanded (0 for
+    one that did not run): what a caller may order its later jobs by."""
     arr, jb = _checked_jobs(hands, jobs)
-    return _run_jobs(arr, jb, deadline, progress, started)
+    return _run_jobs(arr, jb, deadline, progress, started, nodes)
 
 
 def start_jobs(hands: np.ndarray, jobs: np.ndarray) -> Pending:
@@ -662,7 +666,8 @@ def _trick_masks(tr: np.ndarray, trump: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
               progress: Callable[[int], None] | None = None,
-              started: Callable[[], None] | None = None) -> np.ndarray:
+              started: Callable[[], None] | None = None,
+              nodes: np.ndarray | None = None) -> np.ndarray:
     """The pool's answers on validated deals (``jobs``: one row per deal, or one row for
     all), waited for in this thread; see :func:`solve_jobs`."""
     m = arr.shape[0]
@@ -676,7 +681,10 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
     pending = _start(arr, np.ascontiguousarray(jb), True)
     if started is not None:
         started()
-    return pending.wait(deadline, progress)
+    out = pending.wait(deadline, progress)
+    if nodes is not None:
+        nodes[:] = pending.nodes(np.arange(m))
+    return out
 
 
 def _count_answers(out: np.ndarray) -> None:

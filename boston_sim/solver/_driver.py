@@ -307,10 +307,11 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
 
 
 @njit(**JIT)
-def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
+def solve_range_jobs(lanes, jobs, counter, out, nodes, ttk, ttd, mv, fr, P):
     """A worker's loop (``_pool``): takes the next unsolved job (``counter[0]``) until none
     is left or the batch's stop flag (``counter[2]``) is up (-1 for a job taken once
-    ``P[P_ABORT]`` is set); ``counter[1]`` counts the jobs done. The job is ``out[i]`` =
+    ``P[P_ABORT]`` is set); ``counter[1]`` counts the jobs done, ``nodes[i]`` the nodes job
+    ``i`` expanded (what the callers order later jobs by). The job is ``out[i]`` =
     the answer of job ``i`` (row ``jobs[i]``: game and question, see ``J_*``) on deal
     ``lanes[i]``: tricks for a value job, 1 / 0 for a yes/no job, ``OVER_BUDGET`` for a yes/no
     job that gave up past its node budget (its nodes alone decide that), else its answer plus
@@ -323,9 +324,9 @@ def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
         i = fetch_add(counter, 0, 1)
         if i >= m:
             break
-        if fetch_add(P, P_ABORT, I0) != 0:
-            out[i] = -1  # the batch was asked to give up
-        else:
+        start = P[P_NODES]
+        ans = I0 - 1  # the batch was asked to give up
+        if fetch_add(P, P_ABORT, I0) == 0:
             for j in range(16):
                 hl[j] = lanes[i, j]
             tr = jobs[i, J_TRUMP]
@@ -333,26 +334,28 @@ def solve_range_jobs(lanes, jobs, counter, out, ttk, ttd, mv, fr, P):
             sd = jobs[i, J_SIDE]
             if jobs[i, J_OP] == OP_VALUE:
                 ceiling = jobs[i, J_CEILING] - 1 if jobs[i, J_CEILING] > 0 else I0 + 13
-                out[i] = solve_value_within(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET],
-                                            jobs[i, J_FLOOR], ceiling, ttk, ttd, mv, fr, P)
+                ans = solve_value_within(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET],
+                                         jobs[i, J_FLOOR], ceiling, ttk, ttd, mv, fr, P)
             else:
                 budget = jobs[i, J_BUDGET]
                 cap = budget if jobs[i, J_TIERS] >= 0 else I0
                 for _ in range(jobs[i, J_TIERS]):
                     cap *= TIER_FACTOR
-                start = P[P_NODES]
                 P[P_BUDGET] = start + cap if cap > 0 else I0
-                out[i] = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
-                                        ttd, mv, fr, P)
+                ans = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
+                                     ttd, mv, fr, P)
                 used = P[P_NODES] - start
-                if out[i] < 0 and cap > 0 and used > cap:
-                    out[i] = OVER_BUDGET
-                elif out[i] >= 0 and budget > 0:
+                if ans < 0 and cap > 0 and used > cap:
+                    ans = OVER_BUDGET
+                elif ans >= 0 and budget > 0:
                     tier = budget
                     while used > tier:  # one mark per tier passed
-                        out[i] += PAST_BUDGET
+                        ans += PAST_BUDGET
                         tier *= TIER_FACTOR
                 P[P_BUDGET] = 0
+        # the answer last, whole: a caller polling ``out`` (``_pool.Pending``) reads it then
+        nodes[i] = P[P_NODES] - start
+        out[i] = ans
         fetch_add(counter, 1, 1)
 
 

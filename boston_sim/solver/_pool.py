@@ -32,7 +32,8 @@ _ANSWER_POLL = 0.002  # ... and between looks at the few answers it takes from a
 
 
 class Ticket:
-    """One batch of jobs in the pool: ``out[i]`` answers job ``i`` once it has run."""
+    """One batch of jobs in the pool: ``out[i]`` answers job ``i`` once it has run, and
+    ``nodes[i]`` is the nodes its search expanded."""
 
     _order = itertools.count()
 
@@ -40,6 +41,7 @@ class Ticket:
         self.lanes, self.jobs, self.priority = lanes, jobs, priority
         self.m = len(jobs)
         self.out = np.full(self.m, NOT_RUN, np.int8)
+        self.nodes = np.zeros(self.m, np.int64)
         self.counter = np.zeros(3, np.int64)
         self.runs = self.m  # the jobs that run: all, or those started before a cancel
         self.seq = next(Ticket._order)
@@ -203,7 +205,7 @@ class Pool:
                     t = self._pick()
                 t.workers.add(w)
             try:
-                self._kernel(t.lanes, t.jobs, t.counter, t.out, *mine)
+                self._kernel(t.lanes, t.jobs, t.counter, t.out, t.nodes, *mine)
             except BaseException as e:  # noqa: BLE001 -- raised again in the waiting caller
                 with self._cv:
                     t.error = e
@@ -264,6 +266,10 @@ class Pending:
         if t.error is not None:
             raise t.error
         return t.out[idx].copy()
+
+    def nodes(self, idx: np.ndarray) -> np.ndarray:
+        """The nodes jobs ``idx`` expanded (once they have answered; 0: not run)."""
+        return self._ticket.nodes[idx].copy()
 
     def abort(self) -> None:
         """Stop every job now (the running ones give up, the answers already given stay)."""

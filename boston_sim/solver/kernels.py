@@ -97,7 +97,8 @@ def run_jobs(lanes: np.ndarray, jobs: np.ndarray, ws: Workspace) -> np.ndarray:
         raise SolverInputError(f"job rows have {JOB_WIDTH} fields, got shape {jobs.shape}")
     out = np.empty(len(jobs), dtype=np.int8)
     counter = np.zeros(3, dtype=np.int64)  # jobs taken, jobs done, stop flag
-    _driver.solve_range_jobs(np.ascontiguousarray(lanes), jobs, counter, out, *ws)
+    nodes = np.empty(len(jobs), dtype=np.int64)
+    _driver.solve_range_jobs(np.ascontiguousarray(lanes), jobs, counter, out, nodes, *ws)
     return out
 
 

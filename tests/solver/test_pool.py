@@ -133,3 +133,15 @@ def test_jobs_started_ahead_leave_a_working_caller_a_core_but_not_a_waiting_one(
     assert (got == ref).all()
     assert seen == [2]
     assert solver._the_pool()._waiting == 0
+
+
+def test_a_batch_reports_each_jobs_nodes_the_same_on_every_run():
+    nodes = np.zeros(len(JOBS), np.int64)
+    ref = solve_jobs(DEALS, JOBS, nodes=nodes)
+    assert (nodes > 0).all()
+    again = np.zeros(len(JOBS), np.int64)
+    assert (solve_jobs(DEALS[::-1], JOBS[::-1], nodes=again) == ref[::-1]).all()
+    assert (again[::-1] == nodes).all()  # each search's own: not the order, not the worker
+    pending = start_jobs(DEALS, JOBS)
+    pending.answers(np.arange(len(JOBS)))
+    assert (pending.nodes(np.arange(len(JOBS))) == nodes).all()
