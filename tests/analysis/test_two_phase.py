@@ -217,8 +217,8 @@ def test_a_cut_two_phase_batch_keeps_its_solved_prefix(monkeypatch):
     real = solver.solve_jobs
     calls = []
 
-    def cut_off(hands, jobs, deadline=None, progress=None, started=None):
-        out = real(hands, jobs, progress=progress, started=started)
+    def cut_off(hands, jobs, deadline=None, progress=None, started=None, nodes=None):
+        out = real(hands, jobs, progress=progress, started=started, nodes=nodes)
         calls.append(len(out))
         if len(calls) == 1:
             out[7] = -1  # phase A, the eighth deal past the pilot
