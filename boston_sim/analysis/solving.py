@@ -484,10 +484,12 @@ class Solver:
             u = self._coins[stream] = fail_count_uniforms(self.seed, max(n, 2 * len(u)), stream)
         return u[:n]
 
-    def _ask(self, keys: Sequence[SolveKey], n: int, deadline: float | None) -> None:
+    def _ask(self, keys: Sequence[SolveKey], n: int, deadline: float | None,
+             asked: Ahead | None = None) -> None:
         """Ask "at least T?" of each key's deals up to the ``n``-th not yet answered, in one
         batch; the answers wait in ``_answers`` for the counts. An answer the time limit left
-        out ends a key's answers there (the prefix rule)."""
+        out ends a key's answers there (the prefix rule). ``asked``: those questions, started
+        ahead (:meth:`_start_questions`): their answers are taken, and it is dropped."""
         ask = _Batch()
         for key in keys:
             lo = len(self.results[key]) + len(self._answers.get(key, ()))
@@ -496,7 +498,15 @@ class Solver:
             deals, rows = self._question_rows(key, lo, n)
             every = np.arange(len(deals))
             ask.add(key, deals, rows, every, np.empty(0, np.int8))
-        out = ask.run(self._solver, self.costs, deadline, None, self._ahead)
+        if asked is None:
+            out = ask.run(self._solver, self.costs, deadline, None, self._ahead)
+        else:
+            asked.begin(keys, n)
+            try:
+                out = ask.run(self._solver, self.costs, deadline, None, asked)
+            finally:
+                asked.drop()
+                self.taken_early += asked.taken
         for key, lo, todo, _ in ask.spans:
             ans = out[lo : lo + len(todo)]
             unsolved = np.flatnonzero(ans < 0)
@@ -580,6 +590,15 @@ class Solver:
         rest = [k for k in keys if k.mode != "at_least" and not len(self.results[k])]
         return self._run_ahead(rest, 0, n, by_deal=False) if rest else None
 
+    def _start_questions(self, keys: Sequence[SolveKey], n: int) -> Ahead | None:
+        """Start, in the workers' idle time, the "at least T?" questions of the two-phase
+        ``keys`` up to the ``n``-th deal (:meth:`_ask` takes them). None: none to ask, or the
+        keys are not all asked up to the same deal."""
+        los = {len(self.results[k]) + len(self._answers.get(k, ())) for k in keys}
+        if len(los) != 1 or min(los) >= n:
+            return None
+        return self._run_ahead(keys, los.pop(), n, by_deal=False)
+
     def _run_ahead(self, keys: Sequence[SolveKey], lo: int, hi: int,
                    by_deal: bool) -> Ahead | None:
         """Start the jobs of ``keys`` on deals ``lo .. hi-1`` as a round would ask them (a
@@ -638,15 +657,19 @@ class Solver:
             self._ahead.begin(keys, n)
         elif deadline is None:
             early = self._start_early(keys, n)
+        asked = None
         try:
             self._decide(keys, n, deadline)
             fresh = [k for k in keys if k.mode == "at_least" and not self.two_phase.get(k)
                      and len(self.results[k]) == 0]
+            two = [k for k in keys if self.two_phase.get(k)]
             if fresh and n > 2 * PILOT:
+                if self._ahead is None and deadline is None:
+                    # the questions fill the idle end of the few counts that come first
+                    asked = self._start_questions(two, n)
                 # a few deals first, so that the rest start from their median (first_guess)
                 self.solve_to(fresh, PILOT, deadline)
-            two = [k for k in keys if self.two_phase.get(k)]
-            self._ask(two, n, deadline)
+            self._ask(two, n, deadline, asked)
             batch = _Batch()
             skipped = sum(self._add_counts(k, batch) for k in two)
             self.tick(skipped)
@@ -654,8 +677,9 @@ class Solver:
                 if not self.two_phase.get(key):
                     self._add_exact(key, n, batch)
         except BaseException:
-            if early is not None:
-                early.drop()
+            for started in (early, asked):
+                if started is not None:
+                    started.drop()
             raise
         if early is not None:
             early.begin(keys, n)

@@ -71,9 +71,11 @@ def test_a_default_bid_is_the_same_with_and_without_the_look_ahead(small_rounds,
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_a_first_round_runs_its_misere_searches_in_its_pilots_idle_time(monkeypatch, threads):
-    """A first round starts its misère searches behind its pilots and questions
-    (``Solver._start_early``); its batch takes their answers, and nothing changes."""
+def test_a_first_round_runs_its_misere_searches_and_questions_in_idle_time(monkeypatch,
+                                                                          threads):
+    """A first round starts its misère searches behind its pilots (``Solver._start_early``)
+    and its two-phase questions behind the few counts that come first
+    (``Solver._start_questions``); its batches take their answers, and nothing changes."""
     import numba
 
     if threads > numba.config.NUMBA_NUM_THREADS:
@@ -81,20 +83,28 @@ def test_a_first_round_runs_its_misere_searches_in_its_pilots_idle_time(monkeypa
     before = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        started = []
-        start = Solver._start_early
+        started: dict[str, list] = {}
 
-        def spy(self, keys, n):
-            early = start(self, keys, n)
-            started.append(None if early is None else len(early.jobs))
-            return early
+        def spying(name):
+            start = getattr(Solver, name)
 
-        monkeypatch.setattr(Solver, "_start_early", spy)
-        early = _solver(MIXED, 40)
+            def spy(self, keys, n):
+                ahead = start(self, keys, n)
+                started.setdefault(name, []).append(None if ahead is None else len(ahead.jobs))
+                return ahead
+            return spy
+
+        for name in ("_start_early", "_start_questions"):
+            monkeypatch.setattr(Solver, name, spying(name))
+        early = _solver(WEAK, 40)
         early.solve_to(KEYS, 40)
-        assert started[0] > 0  # the misère key's searches, started ahead of the batch
-        monkeypatch.setattr(Solver, "_start_early", lambda self, keys, n: None)
-        plain = _solver(MIXED, 40)
+        assert early.two_phase[TWO_PHASE] and not early.two_phase.get(COUNTED)
+        # the misère's deals (the counts' pilot, a round of its own, has none), and the
+        # two-phase search's deals past its pilot
+        assert started == {"_start_early": [40, None], "_start_questions": [40 - 8]}
+        for name in ("_start_early", "_start_questions"):
+            monkeypatch.setattr(Solver, name, lambda self, keys, n: None)
+        plain = _solver(WEAK, 40)
         plain.solve_to(KEYS, 40)
         assert _state(early) == _state(plain)
         assert plain.taken_early == 0 and early.taken_ahead == plain.taken_ahead == 0
