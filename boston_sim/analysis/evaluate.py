@@ -258,6 +258,14 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
     for c in cands:
         by_rung.setdefault(c.rung_id, []).append(c)
     chosen_of: dict[str, CandidateStats | None] = {}
+    features: dict[tuple[int, int], np.ndarray] = {}
+
+    def centred(strain: int, n: int) -> np.ndarray:
+        # the rungs' candidates share their strains' features (each rung's trumps)
+        if (strain, n) not in features:
+            features[strain, n] = controls.centred(deals, strain, n)
+        return features[strain, n]
+
     for rung in rs.rungs:
         group = by_rung.get(rung.id, [])
         ts = [results[c.key] for c in group]
@@ -269,7 +277,7 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
         if scored is None and group:
             options = [_solved(rs, rung, c, t, ctx, hand, floors.get(c.key, 0), q,
                                None if controls is None or deals is None else
-                               controls.centred(deals, c.strain, len(t)), x)
+                               centred(c.strain, len(t)), x)
                        for c, t, q, x in zip(group, ts, qs, ss, strict=True)]
             scored = _score_candidates(rung, options, threshold, risk_se)
             if memo is not None:
