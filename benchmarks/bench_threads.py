@@ -12,6 +12,9 @@ largest count (the same numbers: checked), with the share of the workers' time s
 job kernel ("busy"; the rest they wait for work: a round's end, the scoring between rounds).
 ``--repeat K`` times every run K times, interleaved (two-thread times on a shared host vary
 from run to run), and prints the medians. A changed number is reported as RESULTS DIFFER.
+``--batch-only`` also times the fixed bid's largest batch of searches handed to
+``solve_jobs`` alone (no pilots, no scoring): the parallel speed-up of the kernel itself,
+with the kernel's summed time per thread count.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ import time
 
 import numba
 
-from boston_sim.analysis import analyze, rounds
+from boston_sim import solver
+from boston_sim.analysis import analyze, rounds, solving
 from boston_sim.solver import _pool, _the_pool
 
 _busy = [0.0]
@@ -69,6 +73,45 @@ def timed(hand: str, threads: int, samples: int | None) -> tuple[float, dict, fl
     return dt, a.to_dict(), _busy[0] / (threads * dt)
 
 
+def largest_batch(hand: str, samples: int) -> tuple:
+    """The deals and job rows of the largest batch a fixed ``samples`` bid of ``hand`` runs."""
+    seen = []
+    arrays = solving._Batch.arrays
+
+    def keep(self, *args):
+        hands, jobs = arrays(self, *args)
+        seen.append((hands.copy(), jobs.copy()))
+        return hands, jobs
+
+    solving._Batch.arrays = keep
+    try:
+        analyze(hand, samples=samples, seed=0, threads=1)
+    finally:
+        solving._Batch.arrays = arrays
+    return max(seen, key=lambda b: len(b[0]))
+
+
+def batch_only(hand: str, samples: int, counts: list[int], repeat: int) -> None:
+    """Median wall time and summed kernel time of the largest batch alone, per thread count."""
+    hands, jobs = largest_batch(hand, samples)
+    times: dict[int, list[tuple[float, float]]] = {t: [] for t in counts}
+    for _ in range(repeat):
+        for t in counts:
+            _touch_tables(t)
+            _busy[0] = 0.0
+            t0 = time.perf_counter()
+            solver.solve_jobs(hands, jobs)
+            times[t].append((time.perf_counter() - t0, _busy[0]))
+    print(f"its largest batch alone ({len(jobs)} searches through solve_jobs)"
+          + (f", medians of {repeat}" if repeat > 1 else ""))
+    print("threads  seconds  speed-up  kernel-sum")
+    base = statistics.median(w for w, _ in times[counts[0]]) * counts[0]
+    for t in counts:
+        dt = statistics.median(w for w, _ in times[t])
+        print(f"{t:7d}  {dt:7.2f}  {base / dt:8.2f}  "
+              f"{statistics.median(k for _, k in times[t]):10.2f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hand", default="AJT.Q3.QJT973.K4")
@@ -77,6 +120,8 @@ def main() -> None:
     ap.add_argument("--default", nargs="*", default=[], metavar="HAND")
     ap.add_argument("--repeat", type=int, default=1,
                     help="time each run this many times, interleaved; print medians")
+    ap.add_argument("--batch-only", action="store_true",
+                    help="also time the fixed bid's largest batch alone (solve_jobs)")
     args = ap.parse_args()
     counts = [t for t in args.threads if t <= (os.cpu_count() or 1)]
     print(f"nproc {os.cpu_count()}, python {platform.python_version()}, {platform.machine()}, "
@@ -103,6 +148,8 @@ def main() -> None:
         dt = statistics.median(times[t])
         print(f"{t:7d}  {dt:7.2f}  {base / dt:8.2f}  {base / dt / t:10.2f}  "
               f"{statistics.median(busy[t]):4.2f}", flush=True)
+    if args.batch_only:
+        batch_only(args.hand, args.samples, counts, args.repeat)
     for hand in args.default:
         lo, hi = min(counts), max(counts)
         runs = []  # (1 thread, many, many without the look-ahead), interleaved on this host
