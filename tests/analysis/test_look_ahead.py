@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from boston_sim.analysis import SolveKey, Solver, analyze
+from boston_sim.analysis.solving import PILOT
 from boston_sim.cards import parse_hand
 from boston_sim.sampler import Sampler
 
@@ -99,9 +100,11 @@ def test_a_first_round_runs_its_misere_searches_and_questions_in_idle_time(monke
         early = _solver(WEAK, 40)
         early.solve_to(KEYS, 40)
         assert early.two_phase[TWO_PHASE] and not early.two_phase.get(COUNTED)
-        # the misère's deals (the counts' pilot, a round of its own, has none), and the
-        # two-phase search's deals past its pilot
-        assert started == {"_start_early": [40, None], "_start_questions": [40 - 8]}
+        # every deal the misère must search (the counts' pilot, a round of its own, has
+        # none), and the two-phase search's every deal past its pilot
+        searched = len(_solver(WEAK, 40)._exact_rows(MISERE, 0, 40)[2])
+        assert 0 < searched <= 40
+        assert started == {"_start_early": [searched, None], "_start_questions": [40 - PILOT]}
         for name in ("_start_early", "_start_questions"):
             monkeypatch.setattr(Solver, name, lambda self, keys, n: None)
         plain = _solver(WEAK, 40)

@@ -122,8 +122,8 @@ def test_jobs_started_ahead_leave_a_working_caller_a_core_but_not_a_waiting_one(
     ref = solve_jobs(many, jobs)
     pending = start_jobs(many, jobs)
     ticket = pending._ticket
-    # the caller is at work (not waiting): one worker runs ahead, the other stays free
-    assert _most_workers_on(ticket, 0.05) == 1
+    # the caller is at work (not waiting): at most one worker runs ahead, the other stays free
+    assert _most_workers_on(ticket, 0.05) <= 1
     seen = []
     watch = threading.Thread(target=lambda: seen.append(
         _most_workers_on(ticket, None, ticket.finished.is_set)))
