@@ -14,7 +14,10 @@ job kernel ("busy"; the rest they wait for work: a round's end, the scoring betw
 from run to run), and prints the medians. A changed number is reported as RESULTS DIFFER.
 ``--batch-only`` also times the fixed bid's largest batch of searches handed to
 ``solve_jobs`` alone (no pilots, no scoring): the parallel speed-up of the kernel itself,
-with the kernel's summed time per thread count.
+with the kernel's summed time per thread count. ``--ceiling`` also times that batch in one
+single-thread process alone and in two such processes side by side, interleaved: what two
+cores of this machine give when nothing is shared but the hardware (two batches in the time
+of one, at best), the ceiling of any thread count's speed-up here.
 """
 
 from __future__ import annotations
@@ -23,10 +26,14 @@ import argparse
 import os
 import platform
 import statistics
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 
 import numba
+import numpy as np
 
 from boston_sim import solver
 from boston_sim.analysis import analyze, rounds, solving
@@ -112,6 +119,55 @@ def batch_only(hand: str, samples: int, counts: list[int], repeat: int) -> None:
               f"{statistics.median(k for _, k in times[t]):10.2f}", flush=True)
 
 
+def solo(path: str) -> None:
+    """The ``--ceiling`` child: load a batch, warm up on one thread, say "ready", wait for a
+    line on stdin, time the batch and print its seconds."""
+    with np.load(path) as saved:
+        hands, jobs = saved["hands"], saved["jobs"]
+    _touch_tables(1)
+    solver.solve_jobs(hands[:20], jobs[:20])
+    print("ready", flush=True)
+    sys.stdin.readline()
+    t0 = time.perf_counter()
+    solver.solve_jobs(hands, jobs)
+    print(f"{time.perf_counter() - t0:.4f}", flush=True)
+
+
+def _side_by_side(path: str, k: int) -> list[float]:
+    """Seconds of ``k`` single-thread processes each timing the batch at ``path``, started
+    together once all are ready."""
+    kids = [subprocess.Popen([sys.executable, __file__, "--solo", path], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True) for _ in range(k)]
+    for kid in kids:
+        assert kid.stdout is not None and kid.stdout.readline().strip() == "ready"
+    for kid in kids:
+        assert kid.stdin is not None
+        kid.stdin.write("go\n")
+        kid.stdin.flush()
+    out = [float(kid.communicate()[0]) for kid in kids]
+    if any(kid.returncode for kid in kids):
+        raise SystemExit("a --solo process failed")
+    return out
+
+
+def ceiling(hand: str, samples: int, repeat: int) -> None:
+    """The machine's two-core ceiling on the largest batch: one process alone against two
+    side by side (medians over ``repeat`` interleaved runs)."""
+    hands, jobs = largest_batch(hand, samples)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "batch.npz")
+        np.savez(path, hands=hands, jobs=jobs)
+        alone, pair = [], []
+        for _ in range(repeat):
+            alone.append(_side_by_side(path, 1)[0])
+            pair.append(statistics.mean(_side_by_side(path, 2)))
+    a, p = statistics.median(alone), statistics.median(pair)
+    each = ", ".join(f"{2 * x / y:.2f}" for x, y in zip(alone, pair, strict=True))
+    print(f"its largest batch in single-thread processes: alone {a:.2f} s, two side by side "
+          f"{p:.2f} s each: the two cores' ceiling {2 * a / p:.2f}x (each run {each})",
+          flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hand", default="AJT.Q3.QJT973.K4")
@@ -122,7 +178,13 @@ def main() -> None:
                     help="time each run this many times, interleaved; print medians")
     ap.add_argument("--batch-only", action="store_true",
                     help="also time the fixed bid's largest batch alone (solve_jobs)")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="also time that batch in one and in two single-thread processes")
+    ap.add_argument("--solo", metavar="NPZ", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.solo:
+        solo(args.solo)
+        return
     counts = [t for t in args.threads if t <= (os.cpu_count() or 1)]
     print(f"nproc {os.cpu_count()}, python {platform.python_version()}, {platform.machine()}, "
           f"{platform.processor() or 'cpu?'}")
@@ -150,6 +212,8 @@ def main() -> None:
               f"{statistics.median(busy[t]):4.2f}", flush=True)
     if args.batch_only:
         batch_only(args.hand, args.samples, counts, args.repeat)
+    if args.ceiling:
+        ceiling(args.hand, args.samples, args.repeat)
     for hand in args.default:
         lo, hi = min(counts), max(counts)
         runs = []  # (1 thread, many, many without the look-ahead), interleaved on this host
