@@ -24,8 +24,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -96,24 +97,46 @@ class WorkCounters(NamedTuple):
 
 
 _counters_lock = threading.Lock()
-# the parameter blocks of the live batch workspaces, with the Python thread or worker pool
-# that owns each (anything with ``is_alive()``); the search counts into them, and these
-# wrappers only ever read them
-_blocks: list[tuple[Any, np.ndarray]] = []
+# the parameter blocks of the live batch workspaces, each with a check of whether its owner
+# (a Python thread or a worker pool, held weakly: a pool's tables must be freed once it is
+# replaced) still works; the search counts into them, and these wrappers only ever read them
+_blocks: list[tuple[Callable[[], bool], np.ndarray]] = []
 _retired = [0, 0]  # nodes, positions of workspaces dropped since
 _jobs_answered = [0]
 _baseline = WorkCounters(0, 0, 0)
 
 
+def _still_working(owner) -> Callable[[], bool]:
+    """Whether ``owner`` (anything with ``is_alive()``) may still count work, asked without
+    keeping it alive: a pool gone is a pool whose workers have ended."""
+    ref = weakref.ref(owner)
+
+    def alive() -> bool:
+        o = ref()
+        return o is not None and o.is_alive()
+    return alive
+
+
 def _register_counters(P: np.ndarray, old: np.ndarray | None, owner=None) -> None:
     """Follow the new parameter block ``P`` of ``owner`` (this thread, or a worker pool:
-    the block retires once ``owner.is_alive()`` is false); fold the dropped ``old`` one's
-    counts into the retired totals (a change of thread count must not lose work)."""
+    the block retires once ``owner.is_alive()`` is false or the owner is gone); fold the
+    dropped ``old`` one's counts into the retired totals (a change of thread count must not
+    lose work)."""
     with _counters_lock:
         if old is not None:
             _retire(old)
             _blocks[:] = [(t, b) for t, b in _blocks if b is not old]
-        _blocks.append((owner or threading.current_thread(), P))
+        _prune()
+        _blocks.append((_still_working(owner or threading.current_thread()), P))
+
+
+def _prune() -> None:
+    """Retire the blocks whose owners no longer work (lock held)."""
+    alive = [working() for working, _ in _blocks]
+    for (_, b), a in zip(_blocks, alive, strict=True):
+        if not a:
+            _retire(b)
+    _blocks[:] = [tb for tb, a in zip(_blocks, alive, strict=True) if a]
 
 
 def _retire(P: np.ndarray) -> None:
@@ -128,9 +151,7 @@ def _totals() -> WorkCounters:
     from ._layout import P_NODES, P_TRICKS
 
     with _counters_lock:
-        for b in [b for t, b in _blocks if not t.is_alive()]:
-            _retire(b)
-        _blocks[:] = [(t, b) for t, b in _blocks if t.is_alive()]
+        _prune()
         nodes = _retired[0] + sum(int(b[:, P_NODES].sum()) for _, b in _blocks)
         positions = _retired[1] + sum(int(b[:, P_TRICKS].sum()) for _, b in _blocks)
         return WorkCounters(nodes, positions, _jobs_answered[0])

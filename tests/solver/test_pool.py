@@ -78,6 +78,29 @@ def test_a_closed_pool_still_answers_a_caller_that_held_it():
     assert (solve_jobs(DEALS[:4], JOBS[:4]) == ref).all()  # a fresh pool for later callers
 
 
+def test_a_change_of_thread_count_frees_the_old_pools_tables(one_worker):
+    """Each pool holds a table of hundreds of MB per worker: the one a change of thread
+    count replaces must be freed once its workers end (the work counters once kept it, and a
+    process that switched counts ran out of memory)."""
+    import gc
+    import time
+    import weakref
+
+    from boston_sim import solver
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba allows one thread here")
+    solve_jobs(DEALS[:2], JOBS[:2])
+    old = weakref.ref(solver._the_pool())
+    numba.set_num_threads(2)
+    solve_jobs(DEALS[:2], JOBS[:2])  # a new pool; the old one's workers end
+    end = time.monotonic() + 10
+    while old() is not None and time.monotonic() < end:
+        gc.collect()
+        time.sleep(0.01)
+    assert old() is None
+
+
 def test_no_two_workers_share_a_cache_line():
     # each worker writes its own rows at every node; a shared 64-byte line would make the
     # cores fight over it (false sharing: two threads 1.6x where two processes were 2.0x)
