@@ -139,11 +139,12 @@ def _side_by_side(path: str, k: int) -> list[float]:
     kids = [subprocess.Popen([sys.executable, __file__, "--solo", path], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True) for _ in range(k)]
     for kid in kids:
-        assert kid.stdout is not None and kid.stdout.readline().strip() == "ready"
+        if kid.stdout is None or kid.stdout.readline().strip() != "ready":
+            raise SystemExit("a --solo process did not start")
     for kid in kids:
-        assert kid.stdin is not None
-        kid.stdin.write("go\n")
-        kid.stdin.flush()
+        if kid.stdin is not None:
+            kid.stdin.write("go\n")
+            kid.stdin.flush()
     out = [float(kid.communicate()[0]) for kid in kids]
     if any(kid.returncode for kid in kids):
         raise SystemExit("a --solo process failed")
