@@ -102,7 +102,10 @@ def test_a_first_round_runs_its_misere_searches_and_questions_in_idle_time(monke
         assert early.two_phase[TWO_PHASE] and not early.two_phase.get(COUNTED)
         # every deal the misère must search (the counts' pilot, a round of its own, has
         # none), and the two-phase search's every deal past its pilot
-        searched = len(_solver(WEAK, 40)._exact_rows(MISERE, 0, 40)[2])
+        from boston_sim.solver import sure_misere
+
+        deals = _solver(WEAK, 40).deals[:40]  # the misère key neither discards nor moves cards
+        searched = int((~sure_misere(deals, MISERE.side_mask, MISERE.leader)).sum())
         assert 0 < searched <= 40
         assert started == {"_start_early": [searched, None], "_start_questions": [40 - PILOT]}
         for name in ("_start_early", "_start_questions"):
