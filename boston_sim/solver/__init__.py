@@ -44,7 +44,7 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
            "on_first_compile", "BUDGET_FIELD", "TIERS_FIELD", "JOB_WIDTH", "OVER_BUDGET",
            "PAST_BUDGET", "TIER_FACTOR", "FINISH", "MAX_TIERS", "FLOOR_FIELD", "CEILING_FIELD",
-           "tiers_allowed"]
+           "tiers_allowed", "workers"]
 
 JOB_WIDTH = 8  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
 OP_FIELD = 3  # a job's kind: COUNT_OP (value_job) or QUESTION_OP (question_job)
@@ -73,7 +73,7 @@ def _batch_workspaces():
     other batch runs in the pool, ``_pool``), one per numba thread, kept per Python
     thread (so concurrent callers never share a table) and re-made if the thread count
     changes."""
-    n = _workers()
+    n = workers()
     ws = getattr(_local, "batch_ws", None)
     if ws is None or ws[0] != n:
         from ._driver import new_workspaces
@@ -723,7 +723,7 @@ def _the_pool():
     from . import _driver
     from ._pool import Pool
 
-    n = _workers()
+    n = workers()
     with _pool_lock:
         old = _pools[0] if _pools else None
         if old is not None and old.n == n and old.pid == os.getpid() and not old.closed:
@@ -783,8 +783,8 @@ def _before_batch(kernel=None) -> None:
             callback()
 
 
-def _workers() -> int:
-    """Workers for a batch: numba's current thread count (each gets its own table)."""
+def workers() -> int:
+    """Workers for the next batch: numba's current thread count (each gets its own table)."""
     import numba
 
     return int(numba.get_num_threads())
