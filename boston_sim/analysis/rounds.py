@@ -28,9 +28,9 @@ from .solving import Solver
 from .statistics import CandidateStats, ac_se, diff_se, se
 
 __all__ = ["DEFAULT_SAMPLES", "FLIP_MAX", "FORECAST_FROM", "LAST_STEP", "LOOK_AHEAD",
-           "PRECISION_START", "RESOLVE_MIN", "ROUND", "SE_TARGET", "TIME_STEP", "Z_OUT",
-           "WorkCount", "decided_by_cap", "deals_for_se", "forecast", "run_rounds", "settle",
-           "solve_before"]
+           "PRECISION_START", "RESOLVE_MIN", "ROUND", "SE_TARGET", "TIME_STEP",
+           "WORKERS_PER_ROUND_AHEAD", "Z_OUT", "WorkCount", "decided_by_cap", "deals_for_se",
+           "forecast", "run_rounds", "settle", "solve_before"]
 
 LAST_STEP = 5
 """When only the best bid's P(make) keeps its search going (:func:`settle`), the next round
@@ -53,9 +53,13 @@ RESOLVE_MIN = 0.01
 that 300 deals would still report as a tie (statistically indistinguishable)."""
 
 LOOK_AHEAD = True
-"""In default mode, a round's last batch queues the next round's jobs behind it, for the
+"""In default mode, a round's last batch queues the next rounds' jobs behind it, for the
 workers' idle time (:meth:`Solver.solve_to`'s ``ahead``); False waits for each round to be
 scored first. The numbers are the same either way."""
+
+WORKERS_PER_ROUND_AHEAD = 2
+"""The look-ahead reaches one round further per this many workers (one round on two): while
+a round's slowest searches end, the more workers there are, the more later jobs they need."""
 
 PRECISION_START = 200
 """First chunk drawn by ``precision=`` mode."""
@@ -357,9 +361,10 @@ def run_rounds(score: Callable[[bool], Evaluation], solver: Solver, sampler: Sam
     look = (LOOK_AHEAD and precision is None and deadline is None
             and not sampler.active_constraints)
     catch_up = False
+    reach = ROUND * max(1, math.ceil(solver.workers / WORKERS_PER_ROUND_AHEAD)) if look else 0
     try:
         while True:
-            ahead = min(cap, m + ROUND) if look and not catch_up else 0
+            ahead = min(cap, m + reach) if look and not catch_up else 0
             if max(m, ahead) > len(solver.deals):
                 solver.add(sampler.draw(max(m, ahead) - len(solver.deals)))
             horizon = cap if precision is None else m  # the bar's total: the work still planned
@@ -371,6 +376,7 @@ def run_rounds(score: Callable[[bool], Evaluation], solver: Solver, sampler: Sam
             result = score(False)
             rec = result.recommendation
             settled, wanted = settle(result.stats, rec, no_bids(result))
+            solver.stop_ahead(settled)
             if deadline is not None and time.perf_counter() > deadline:
                 result.time_limited = any(k not in settled for k in solver.keys)
                 if result.time_limited:

@@ -26,6 +26,7 @@ from ..cards import boston_card_transform
 from ..config import TWO_PHASE_MIN_FAIL_SHARE
 from ..sampler import Samples, nth_card
 from ..solver import CEILING_FIELD, COUNT_OP, FLOOR_FIELD, JOB_WIDTH, OP_FIELD
+from .ahead import PART_DEALS, TARGET_COLUMN, Ahead, Jobs
 from .plan import SolveKey
 
 PILOT = 8
@@ -47,7 +48,6 @@ proofs then cost their budgets mostly, and a deal that passed ``k`` tiers is cou
 probability ``misere_rate**k`` (:attr:`Solver.rates`)."""
 PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
 SIDE_COLUMN = 2  # the side mask's column in a solver job row
-TARGET_COLUMN = 5  # ... and the target's (a value search's first guess)
 OP_COLUMN = OP_FIELD  # ... and the job's kind (a count or a question)
 
 
@@ -155,7 +155,7 @@ class _Batch:
         took = np.flatnonzero(got >= 0)
         if len(took):
             out[took] = ahead.answers(got[took])
-            nodes[took] = ahead.pending.nodes(got[took])
+            nodes[took] = ahead.nodes(got[took])
             if progress is not None:
                 progress(len(took))
         res = np.empty_like(out)
@@ -197,68 +197,6 @@ class JobCosts:
             if total:
                 out[counts == count] = total[0] / total[1]
         return out
-
-
-class Ahead:
-    """The jobs of a round started before it (:meth:`Solver.solve_to`'s ``ahead``), in the
-    workers' idle time; ``owner[i]`` and ``deal[i]`` say whose job ``i`` is and on which
-    sample of the pool. A job of the round whose deal and row match one of them takes its
-    answer: every answer depends only on the two (a value search's first guess changes its
-    path, not its result, so it is left out of the match)."""
-
-    def __init__(self, pending, hands: np.ndarray, jobs: np.ndarray,
-                 owner: list[SolveKey], deal: np.ndarray) -> None:
-        self.pending, self.hands, self.jobs = pending, hands, jobs
-        self.owner, self.deal = owner, deal
-        self._index: dict[bytes, int] | None = None
-        self.taken = 0  # answers a round took from it
-
-    def begin(self, keys: Sequence[SolveKey], n: int) -> None:
-        """The round of ``keys`` up to sample ``n`` begins: start no more jobs; if a job
-        still running is not one of that round's, stop them all (a worker must not stay on
-        it while the round waits), keeping the answers given."""
-        if self._index is not None:
-            return
-        started = self.pending.cancel()
-        active = set(keys)
-        mine = np.array([k in active for k in self.owner[:started]], bool)
-        mine &= self.deal[:started] < n
-        running = ~self.pending.answered(started)
-        if (running & ~mine).any():
-            self.pending.abort()
-            ans = self.pending.answers(np.arange(started))
-            keep = np.flatnonzero(ans != -1)  # -1: given up
-        else:
-            keep = np.arange(started)
-        keys_ = _match_keys(self.hands[keep], self.jobs[keep])
-        self._index = {k: int(i) for k, i in zip(keys_, keep, strict=True)}
-
-    def find(self, hands: np.ndarray, jobs: np.ndarray) -> np.ndarray:
-        """Per job, the index of the same job started ahead, else -1 (:meth:`begin` first,
-        if the round has not said what it is)."""
-        if self._index is None:
-            self.begin([], 0)
-        return np.array([self._index.get(k, -1) for k in _match_keys(hands, jobs)], np.int64)
-
-    def answers(self, idx: np.ndarray) -> np.ndarray:
-        """The answers of jobs ``idx`` (found by :meth:`find`), waited for if still running."""
-        self.taken += len(idx)
-        return self.pending.answers(idx)
-
-    def drop(self) -> None:
-        """Stop whatever still runs (the rounds are over, or a new look-ahead replaced it)."""
-        self.pending.abort()
-
-
-def _match_keys(hands: np.ndarray, jobs: np.ndarray) -> list[bytes]:
-    """Each job's deal and row as bytes, a value search's first guess left out."""
-    rows = np.array(jobs, np.int64)
-    if not len(rows):
-        return []
-    rows[rows[:, OP_COLUMN] == COUNT_OP, TARGET_COLUMN] = 0
-    both = np.concatenate([np.ascontiguousarray(hands).view(np.uint8).reshape(len(rows), -1),
-                           rows.view(np.uint8).reshape(len(rows), -1)], axis=1)
-    return [r.tobytes() for r in both]
 
 
 class Solver:
@@ -501,7 +439,7 @@ class Solver:
         if asked is None:
             out = ask.run(self._solver, self.costs, deadline, None, self._ahead)
         else:
-            asked.begin(keys, n)
+            asked.begin()
             try:
                 out = ask.run(self._solver, self.costs, deadline, None, asked)
             finally:
@@ -577,10 +515,45 @@ class Solver:
         return deals, job_rows(self._per_deal(key, row, lo, np.arange(len(deals))), len(deals))
 
     def _start_ahead(self, keys: Sequence[SolveKey], lo: int, hi: int) -> None:
-        """Start, in the workers' idle time, the jobs that a next round of ``keys`` on deals
-        ``lo .. hi-1`` would run first (each count, misère and question; a two-phase key's
-        counts wait for its answers), the nearest deals first."""
-        self._ahead = self._run_ahead(keys, lo, hi, by_deal=True)
+        """Start, in the workers' idle time, the jobs that the next rounds of ``keys`` on
+        deals ``lo .. hi-1`` would run first (each count, misère and question; a two-phase
+        key's counts wait for its answers): those made before and not begun, then the new
+        ones, in parts of one key's jobs on :data:`~.ahead.PART_DEALS` deals, the nearest
+        deals first and of each stretch the misère keys that may run longest. Jobs that other
+        keys had waiting are forgotten: they stopped."""
+        look = self._ahead if self._ahead is not None else Ahead(self._solver.start_jobs)
+        self._ahead = look
+        made: dict[SolveKey, Jobs] = {}
+        for key in keys:
+            have = [j for j in (look.take_held(key, lo),) if j is not None]
+            start = max(lo, look.covered.get(key, lo))
+            if start < hi:
+                have.append(self._jobs_of(key, start, hi))
+                look.covered[key] = hi
+            if have:
+                made[key] = Jobs.joined(have)
+        look.held.clear()
+        look.covered = {k: v for k, v in look.covered.items() if k in keys}
+        if not made:
+            return
+        longest = {k: int(self._solver.tiers_allowed(j.jobs).max(initial=0))
+                   for k, j in made.items()}
+        order = sorted(made, key=lambda k: -longest[k])
+        stretch = {k: j.deal // PART_DEALS for k, j in made.items()}
+        for s in np.unique(np.concatenate(list(stretch.values()))):
+            for key in order:
+                mine = stretch[key] == s
+                look.start(made[key].where(mine), [key] * int(mine.sum()))
+
+    def _jobs_of(self, key: SolveKey, lo: int, hi: int) -> Jobs:
+        """The jobs a round of ``key`` on deals ``lo .. hi-1`` asks first: a two-phase key's
+        questions, another's counts or misères."""
+        if self.two_phase.get(key):
+            deals, rows = self._question_rows(key, lo, hi)
+            todo = np.arange(len(deals))
+        else:
+            deals, rows, todo, _ = self._exact_rows(key, lo, hi)
+        return Jobs(deals[todo], rows, lo + todo)
 
     def _start_early(self, keys: Sequence[SolveKey], n: int) -> Ahead | None:
         """Start, in the workers' idle time, the misère and "exactly" searches of ``keys``
@@ -588,7 +561,7 @@ class Solver:
         a first round's pilots and questions, which run before its batch, leave a worker
         idle at their ends. None: no such search."""
         rest = [k for k in keys if k.mode != "at_least" and not len(self.results[k])]
-        return self._run_ahead(rest, 0, n, by_deal=False) if rest else None
+        return self._run_ahead(rest, 0, n) if rest else None
 
     def _start_questions(self, keys: Sequence[SolveKey], n: int) -> Ahead | None:
         """Start, in the workers' idle time, the "at least T?" questions of the two-phase
@@ -597,36 +570,34 @@ class Solver:
         los = {len(self.results[k]) + len(self._answers.get(k, ())) for k in keys}
         if len(los) != 1 or min(los) >= n:
             return None
-        return self._run_ahead(keys, los.pop(), n, by_deal=False)
+        return self._run_ahead(keys, los.pop(), n)
 
-    def _run_ahead(self, keys: Sequence[SolveKey], lo: int, hi: int,
-                   by_deal: bool) -> Ahead | None:
-        """Start the jobs of ``keys`` on deals ``lo .. hi-1`` as a round would ask them (a
-        two-phase key's questions, the others' counts and misères) behind every waited
-        batch, those that may run longest first: of each deal (``by_deal``), or of all."""
-        hands, rows, where, owner = [], [], [], []
-        for key in keys:
-            if self.two_phase.get(key):
-                deals, r = self._question_rows(key, lo, hi)
-                todo = np.arange(len(deals))
-            else:
-                deals, r, todo, _ = self._exact_rows(key, lo, hi)
-            hands.append(deals[todo])
-            rows.append(r)
-            where.append(lo + todo)
-            owner += [key] * len(todo)
+    def _run_ahead(self, keys: Sequence[SolveKey], lo: int, hi: int) -> Ahead | None:
+        """Start the jobs of ``keys`` on deals ``lo .. hi-1`` as a round would ask them
+        (:meth:`_jobs_of`) behind every waited batch, in one part, those that may run longest
+        first."""
+        made = [self._jobs_of(key, lo, hi) for key in keys]
+        owner = [key for key, j in zip(keys, made, strict=True) for _ in range(len(j.deal))]
         if not owner:
             return None
-        jobs = np.concatenate(rows)
-        deal = np.concatenate(where)
-        tiers = -self._solver.tiers_allowed(jobs)
-        order = np.lexsort((tiers, deal)) if by_deal else np.argsort(tiers, kind="stable")
-        hands_all = np.ascontiguousarray(np.concatenate(hands)[order])
-        return Ahead(self._solver.start_jobs(hands_all, jobs[order]), hands_all, jobs[order],
-                     [owner[i] for i in order], deal[order])
+        jobs = Jobs.joined(made)
+        order = np.argsort(-self._solver.tiers_allowed(jobs.jobs), kind="stable")
+        ahead = Ahead(self._solver.start_jobs)
+        ahead.start(jobs.where(order), [owner[i] for i in order])
+        return ahead
+
+    @property
+    def workers(self) -> int:
+        """How many workers the next batch will have."""
+        return self._solver.workers()
+
+    def stop_ahead(self, keys: Sequence[SolveKey]) -> None:
+        """The rounds settled ``keys``: stop their jobs started ahead."""
+        if self._ahead is not None:
+            self._ahead.stop(keys)
 
     def drop_ahead(self) -> None:
-        """Stop the jobs started ahead of a round that will not come."""
+        """Stop the jobs started ahead of rounds that will not come."""
         if self._ahead is not None:
             self._retire(self._ahead)
             self._ahead = None
@@ -647,14 +618,15 @@ class Solver:
         up, and each key keeps its results up to its first sample left unsolved.
 
         ``ahead`` > ``n`` (the pool holds that many samples): once the last batch is with
-        the workers, the jobs of a next round of ``keys`` up to the ``ahead``-th sample start
-        in their idle time (while this round's slowest searches end and while the caller
-        scores it); the next call takes the answers of those it needs (:class:`Ahead`).
+        the workers, the jobs of the next rounds of ``keys`` up to the ``ahead``-th sample
+        start in their idle time (while this round's slowest searches end, while the caller
+        scores it, and on through later rounds until :meth:`stop_ahead` or
+        :meth:`drop_ahead`); later calls take the answers of those they need (:class:`Ahead`).
         Answers depend only on deal and job, so the results are the same with or without."""
         keys = [k for k in keys if len(self.results[k]) < n]
         early = None
         if self._ahead is not None:
-            self._ahead.begin(keys, n)
+            self._ahead.begin()
         elif deadline is None:
             early = self._start_early(keys, n)
         asked = None
@@ -682,20 +654,15 @@ class Solver:
                     started.drop()
             raise
         if early is not None:
-            early.begin(keys, n)
-            self._ahead = early
-        before = self._ahead
+            early.begin()
         try:
-            out = batch.run(self._solver, self.costs, deadline, self.tick, before,
+            out = batch.run(self._solver, self.costs, deadline, self.tick,
+                            early if early is not None else self._ahead,
                             (lambda: self._start_ahead(keys, n, ahead)) if ahead > n else None)
         finally:
             if early is not None:  # it ran this round's jobs only: no later round needs it
                 early.drop()
                 self.taken_early += early.taken
-                if self._ahead is early:
-                    self._ahead = None
-            elif before is not None and before is not self._ahead:
-                self._retire(before)  # what it still runs, no round needs
         for key, lo, todo, res in batch.spans:
             if key.mode == "at_least":
                 self.value_searches += len(todo)

@@ -49,9 +49,57 @@ def test_rounds_take_the_answers_started_ahead_and_end_where_they_would(hand):
     assert plain.two_phase[TWO_PHASE] == ahead.two_phase[TWO_PHASE]
 
 
+def _finish(s: Solver) -> None:
+    """Wait until every job the look-ahead started has answered."""
+    for part in s._ahead._parts:
+        part.pending.answers(np.arange(len(part.owner)))
+
+
+def test_jobs_started_rounds_ahead_answer_the_later_rounds():
+    """A look-ahead of two rounds: the third round takes answers started before the second,
+    and jobs the second round did not begin are started again behind it."""
+    plain, ahead = _solver(MIXED, 60), _solver(MIXED, 60)
+    for s in (plain, ahead):
+        s.solve_to(KEYS, 20)
+    ahead._start_ahead(KEYS, 20, 60)
+    _finish(ahead)  # as if the workers had been idle long enough
+    jobs = len(ahead._ahead)
+    assert jobs >= 2 * 20  # the two-phase key's questions alone: one a deal
+    for n in (40, 50, 60):
+        plain.solve_to(KEYS, n)
+        ahead.solve_to(KEYS, n, ahead=60)  # as the rounds ask: 60 is as far as they go
+        assert len(ahead._ahead) == jobs  # nothing started again: every job had begun
+    ahead.drop_ahead()
+    assert _state(ahead) == _state(plain)
+    assert ahead.taken_ahead == jobs  # every job run ahead was taken, the third round's too
+
+
+def test_a_settled_keys_jobs_started_ahead_stop_and_the_others_go_on():
+    plain, ahead = _solver(WEAK, 60), _solver(WEAK, 60)
+    for s in (plain, ahead):
+        s.solve_to(KEYS, 20)
+    ahead._start_ahead(KEYS, 20, 60)
+    ahead.stop_ahead([MISERE])
+    misere = [p for p in ahead._ahead._parts if MISERE in p.keys]
+    assert misere and all(p.pending._ticket.finished.is_set() for p in misere)
+    assert MISERE not in ahead._ahead.held and MISERE not in ahead._ahead.covered
+    _finish(ahead)
+    before = len(ahead._ahead._parts)
+    for n in (40, 60):
+        plain.solve_to(KEYS[:2], n)
+        ahead.solve_to(KEYS[:2], n, ahead=60)
+    assert not any(MISERE in p.keys for p in ahead._ahead._parts[before:])
+    ahead.drop_ahead()
+    assert _state(ahead) == _state(plain)
+    assert ahead.taken_ahead > 0
+
+
+@pytest.mark.parametrize("reach", ["one round", "to the cap"])
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_default_bid_is_the_same_with_and_without_the_look_ahead(small_rounds, monkeypatch,
-                                                                   threads):
+                                                                   threads, reach):
+    if reach == "to the cap":  # as on many workers: every later round's jobs queued
+        monkeypatch.setattr(small_rounds, "WORKERS_PER_ROUND_AHEAD", 0.01)
     taken = []
     retire = Solver._retire
 
@@ -91,7 +139,7 @@ def test_a_first_round_runs_its_misere_searches_and_questions_in_idle_time(monke
 
             def spy(self, keys, n):
                 ahead = start(self, keys, n)
-                started.setdefault(name, []).append(None if ahead is None else len(ahead.jobs))
+                started.setdefault(name, []).append(None if ahead is None else len(ahead))
                 return ahead
             return spy
 
@@ -116,3 +164,21 @@ def test_a_first_round_runs_its_misere_searches_and_questions_in_idle_time(monke
         assert plain.taken_early == 0 and early.taken_ahead == plain.taken_ahead == 0
     finally:
         numba.set_num_threads(before)
+
+
+@pytest.mark.parametrize(("workers", "reach"), [(1, 20), (2, 20), (4, 30), (16, 40)])
+def test_the_look_ahead_reaches_a_round_further_per_two_workers(small_rounds, monkeypatch,
+                                                                workers, reach):
+    """Rounds of 10 deals to at most 40 (``small_rounds``): the first round queues the jobs
+    of the next round on two workers, of the next two on four, of all on sixteen."""
+    calls = []
+    solve_to = Solver.solve_to
+
+    def spy(self, keys, n, deadline=None, ahead=0):
+        calls.append((n, ahead))
+        return solve_to(self, keys, n, deadline, ahead)
+
+    monkeypatch.setattr(Solver, "solve_to", spy)
+    monkeypatch.setattr(Solver, "workers", property(lambda self: workers))
+    analyze(MIXED, seed=8, threads=1)
+    assert calls[0] == (10, reach)
