@@ -315,7 +315,7 @@ def main() -> None:
         hands += deal_hands(args.random, args.seed)
     analyze(hands[0], samples=4, seed=1, threads=1)  # compile or load the kernels
     _record()
-    table: dict[tuple[int, int], list[float]] = {}
+    table: dict[tuple[str, int], list[float]] = {}
     for hand in hands:
         tr = record(hand, args.samples)
         nodes, rate = costs(tr, args.threads)
@@ -327,20 +327,20 @@ def main() -> None:
               f"caller's own {tr.end - tr.begin - waits:.2f} s; {len(tr.rows)} jobs, "
               f"{nodes.sum() / 1e6:.0f} M nodes at {rate / 1e6:.2f} M/s a worker, the "
               f"longest job a batch took {longest:.2f} s", flush=True)
-        follow = followers(tr) if args.counts_ahead else None
+        designs = [("", None)] + ([("+c", followers(tr))] if args.counts_ahead else [])
         for r in args.reach:
-            cells = []
-            for w in args.workers:
-                t, unused = replay(tr, secs, w, r * ROUND, follow)
-                table.setdefault((r, w), []).append(one / t)
-                cells.append(f"{w}w {t:6.2f} s {one / t:5.2f}x ({unused:4.0%})")
-            print(f"  reach {r:2d}: " + "  ".join(cells), flush=True)
-    print("median speed-up over the hands (reach in rounds x workers):")
+            for tag, follow in designs:
+                cells = []
+                for w in args.workers:
+                    t, unused = replay(tr, secs, w, r * ROUND, follow)
+                    table.setdefault((f"{r}{tag}", w), []).append(one / t)
+                    cells.append(f"{w}w {t:6.2f} s {one / t:5.2f}x ({unused:4.0%})")
+                print(f"  reach {r:2d}{tag:2s}: " + "  ".join(cells), flush=True)
+    print("median speed-up over the hands (reach in rounds, +c: --counts-ahead; x workers):")
     print("reach " + "".join(f"{w:>8d}w" for w in args.workers))
-    for r in args.reach:
-        print(f"{r:5d} " + "".join(f"{statistics.median(table[(r, w)]):8.2f}x"
-                                   for w in args.workers))
-
+    for row in dict.fromkeys(r for r, _ in table):
+        print(f"{row:>5s} " + "".join(f"{statistics.median(table[(row, w)]):8.2f}x"
+                                      for w in args.workers))
 
 if __name__ == "__main__":
     main()
