@@ -18,13 +18,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ..config import ROUND
-from ..solver import COUNT_OP, OP_FIELD
+from ..solver import COUNT_OP, OP_FIELD, TARGET_FIELD
 from .plan import SolveKey
 
 PART_DEALS = ROUND
 """Deals per part of a look-ahead (one key's jobs on them): a round's worth."""
-
-TARGET_COLUMN = 5  # a job row's target (a value search's first guess: left out of the match)
 
 
 class Jobs(NamedTuple):
@@ -162,7 +160,7 @@ def _match_keys(hands: np.ndarray, jobs: np.ndarray) -> list[bytes]:
     rows = np.array(jobs, np.int64)
     if not len(rows):
         return []
-    rows[rows[:, OP_FIELD] == COUNT_OP, TARGET_COLUMN] = 0
+    rows[rows[:, OP_FIELD] == COUNT_OP, TARGET_FIELD] = 0  # the first guess
     both = np.concatenate([np.ascontiguousarray(hands).view(np.uint8).reshape(len(rows), -1),
                            rows.view(np.uint8).reshape(len(rows), -1)], axis=1)
     return [r.tobytes() for r in both]

@@ -25,8 +25,8 @@ import numpy as np
 from ..cards import boston_card_transform
 from ..config import TWO_PHASE_MIN_FAIL_SHARE
 from ..sampler import Samples, nth_card
-from ..solver import CEILING_FIELD, COUNT_OP, FLOOR_FIELD, JOB_WIDTH, OP_FIELD
-from .ahead import PART_DEALS, TARGET_COLUMN, Ahead, Jobs
+from ..solver import CEILING_FIELD, COUNT_OP, FLOOR_FIELD, JOB_WIDTH, OP_FIELD, TARGET_FIELD
+from .ahead import PART_DEALS, Ahead, Jobs
 from .plan import SolveKey
 
 PILOT = 8
@@ -49,6 +49,7 @@ probability ``misere_rate**k`` (:attr:`Solver.rates`)."""
 PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
 SIDE_COLUMN = 2  # the side mask's column in a solver job row
 OP_COLUMN = OP_FIELD  # ... and the job's kind (a count or a question)
+TARGET_COLUMN = TARGET_FIELD  # ... and its target (a value search's first guess)
 
 
 def fail_count_uniforms(seed: int, n: int, stream: int = FAIL_COUNT_STREAM) -> np.ndarray:

@@ -44,11 +44,12 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
            "on_first_compile", "BUDGET_FIELD", "TIERS_FIELD", "JOB_WIDTH", "OVER_BUDGET",
            "PAST_BUDGET", "TIER_FACTOR", "FINISH", "MAX_TIERS", "FLOOR_FIELD", "CEILING_FIELD",
-           "tiers_allowed", "workers"]
+           "tiers_allowed", "workers", "TARGET_FIELD"]
 
 JOB_WIDTH = 8  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
 OP_FIELD = 3  # a job's kind: COUNT_OP (value_job) or QUESTION_OP (question_job)
 COUNT_OP, QUESTION_OP = 0, 1
+TARGET_FIELD = 5  # a value job's first guess, a question's target
 BUDGET_FIELD = 6  # a question's node budget (0: none) in its job row
 TIERS_FIELD = 7  # ... and the tiers past the budget it may go before it gives up
 FLOOR_FIELD = BUDGET_FIELD  # a value job's tricks known to be made (0: nothing known)
