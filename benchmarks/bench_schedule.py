@@ -212,6 +212,7 @@ def replay(tr: Trace, secs: np.ndarray, workers: int, reach: int,
     ahead_ran: dict[int, float] = {}  # job run ahead -> its time
     taken: set[int] = set()
     busy = [0.0]  # the workers' time on jobs, ended or stopped
+    lost = [0.0]  # ... on jobs run ahead and stopped before they ended
     clock = 0.0
 
     def assign(waiting: bool) -> None:
@@ -228,7 +229,7 @@ def replay(tr: Trace, secs: np.ndarray, workers: int, reach: int,
                     continue
                 w = free.pop()
                 on_ahead.add(w)
-                ahead_ran[j] = secs[j]  # its time, or less if it is stopped
+                ahead_ran[j] = secs[j]
             else:
                 return
             running[j] = (clock + secs[j], w)
@@ -270,8 +271,9 @@ def replay(tr: Trace, secs: np.ndarray, workers: int, reach: int,
                     del running[j]
                     free.append(w)
                     on_ahead.discard(w)
-                    ahead_ran[j] = secs[j] - (end - clock)
-                    busy[0] += ahead_ran[j]
+                    del ahead_ran[j]  # what it ran is lost, whoever wants it later
+                    lost[0] += secs[j] - (end - clock)
+                    busy[0] += secs[j] - (end - clock)
             last = ev.t1
             continue
         ahead_q.clear()  # the batch's begin: nothing more starts ahead until its ``then``
@@ -287,8 +289,11 @@ def replay(tr: Trace, secs: np.ndarray, workers: int, reach: int,
         advance(None, ev.ids)
         last = ev.t1
     advance(clock + max(0.0, tr.end - last), None)  # the answer's last scoring
-    busy[0] += sum(clock - (end - secs[j]) for j, (end, _) in running.items())
-    unused = sum(t for j, t in ahead_ran.items() if j not in taken)
+    for j, (end, _) in running.items():  # still running when the bid ends
+        busy[0] += clock - (end - secs[j])
+        if j in ahead_ran:
+            ahead_ran[j] = clock - (end - secs[j])
+    unused = lost[0] + sum(t for j, t in ahead_ran.items() if j not in taken)
     return clock, unused / busy[0] if busy[0] else 0.0
 
 
