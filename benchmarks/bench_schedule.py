@@ -1,28 +1,30 @@
-"""A default bid's schedule replayed on W workers: the wall time and speed-up it would have on
-a machine of W cores, for each reach of the look-ahead (how many rounds ahead the workers may
+"""A bid's schedule replayed on W workers: the wall time and speed-up it would have on a
+machine of W cores, for each reach of the look-ahead (how many rounds ahead the workers may
 take jobs in their idle time).
 
     .venv/bin/python benchmarks/bench_schedule.py T9532.642.53.742 A82.KQT974.K7.75
     .venv/bin/python benchmarks/bench_schedule.py --random 8 --seed 21 --workers 2 16
 
-Each hand is bid once on one thread, as the user would (warm kernels, default settings),
-recording the rounds: each batch of searches the caller waits for (its jobs, in the order
-handed over), the caller's own time between batches (building jobs, scoring), the jobs the
-look-ahead makes for every later round (to the cap, whatever the reach simulated), and when
-the rounds stop a settled search's jobs. Every recorded job is then searched again to learn
-its nodes (each job's nodes depend only on its deal and row), and a job's time on one worker
-is taken as its nodes over the solver's rate here (nodes per second per worker, measured on
-that search again).
+Each hand is bid once on one thread, as the user would (warm kernels, default settings, or
+``--samples N``), recording the rounds: each batch of searches the caller waits for (its
+jobs, in the order handed over), the caller's own time between batches (building jobs,
+scoring), the jobs the look-ahead makes for every later round (to the cap, whatever the
+reach simulated), and when the rounds stop a settled search's jobs. Every recorded job is
+then searched again to learn its nodes (each job's nodes depend only on its deal and row),
+and a job's time on one worker is taken as its nodes over the solver's rate here (nodes per
+second per worker, measured on that search again).
 
 The replay runs those rounds on W simulated workers with the pool's rules: a waited batch's
 jobs first, then jobs run ahead (nearest deals first) on all workers while the caller waits
 and on all but one while it works; a worker on a job run ahead finishes it before it takes a
 waited one; a job a batch wants that began ahead is waited for, not run again; a settled
 search's jobs run ahead stop (running ones give up). Same rounds, same jobs, same numbers:
-only the timing is modelled. It ignores what W cores share (memory bandwidth, clock speed
-under load), so its 16-worker figures are bounds, not measurements; the 1- and 2-worker ones
-can be checked against ``bench_threads.py`` here. "unused": the share of the simulated
-workers' busy time that went to jobs no batch took.
+only the timing is modelled. A first round's misère searches and questions started behind
+its pilots are not (they count as its batch's own): there the replay is a little slow. It
+ignores what W cores share (memory bandwidth, clock speed under load), so its 16-worker
+figures are bounds, not measurements; the 1- and 2-worker ones can be checked against
+``bench_threads.py`` here. "unused": the share of the simulated workers' busy time that went
+to jobs no batch took (or that were stopped before they ended).
 
 ``--counts-ahead`` models a design not built: a two-phase search's counts (which wait for
 their questions' answers) also run ahead, each as soon as its question, run ahead, answers.
