@@ -243,7 +243,7 @@ class Solver:
                                                  if k.mode == "zero"}
         self.deals = np.empty((0, 4), np.uint64)
         self.discards = np.empty((0, 4), np.uint64)
-        self._ahead: Ahead | None = None  # jobs of the next round, started (:meth:`solve_to`)
+        self._ahead: Ahead | None = None  # jobs of the next rounds, started (:meth:`solve_to`)
         self.taken_ahead = 0  # answers the rounds took from jobs started ahead
         self.taken_early = 0  # ... and a first round from its own (:meth:`_start_early`)
         self.costs = JobCosts()  # what each key's jobs cost so far: the batches' order

@@ -56,8 +56,9 @@ def _finish(s: Solver) -> None:
 
 
 def test_jobs_started_rounds_ahead_answer_the_later_rounds():
-    """A look-ahead of two rounds: the third round takes answers started before the second,
-    and jobs the second round did not begin are started again behind it."""
+    """A look-ahead of 40 deals, every job answered before the later rounds: each round
+    takes its answers (the third round's too, started before the second), nothing is started
+    again, and the numbers are those without it."""
     plain, ahead = _solver(MIXED, 60), _solver(MIXED, 60)
     for s in (plain, ahead):
         s.solve_to(KEYS, 20)
@@ -182,3 +183,49 @@ def test_the_look_ahead_reaches_a_round_further_per_two_workers(small_rounds, mo
     monkeypatch.setattr(Solver, "workers", property(lambda self: workers))
     analyze(MIXED, seed=8, threads=1)
     assert calls[0] == (10, reach)
+
+
+class _Ticket:
+    """A stand-in for the pool's jobs: the first ``began`` start, each answers its own
+    number; abort makes those given up (odd numbers) answer -1."""
+
+    def __init__(self, jobs, began):
+        self.n, self.began, self.aborted = len(jobs), began, False
+
+    def cancel(self):
+        return min(self.began, self.n)
+
+    def abort(self):
+        self.aborted = True
+
+    def answers(self, idx):
+        idx = np.asarray(idx)
+        return np.where(self.aborted & (idx % 2 == 1), -1, idx).astype(np.int8)
+
+    def nodes(self, idx):
+        return 100 * np.asarray(idx, np.int64)
+
+
+def test_an_ahead_indexes_the_jobs_that_began_and_holds_the_others():
+    from boston_sim.analysis.ahead import Ahead, Jobs
+
+    tickets = []
+
+    def start_jobs(hands, jobs):
+        tickets.append(_Ticket(jobs, began=2))
+        return tickets[-1]
+
+    hands = np.arange(16, dtype=np.uint64).reshape(4, 4)
+    rows = np.tile(np.arange(8, dtype=np.int64), (4, 1))
+    jobs = Jobs(hands, rows, np.array([5, 6, 7, 8]))
+    ahead = Ahead(start_jobs)
+    ahead.start(jobs, [COUNTED] * 4)
+    assert ahead.find(hands, rows).tolist() == [0, 1, -1, -1]  # only two began
+    assert ahead.answers(np.array([1, 0])).tolist() == [1, 0]
+    assert ahead.nodes(np.array([1])).tolist() == [100]
+    later = ahead.take_held(COUNTED, 8)  # held: deals 7 and 8; from deal 8 on: one
+    assert later.deal.tolist() == [8] and (later.hands == hands[3]).all()
+    assert ahead.take_held(COUNTED, 0) is None  # taken once
+    ahead.stop([COUNTED])  # job 1 gave up (-1): no longer found; job 0 stays
+    assert tickets[0].aborted
+    assert ahead.find(hands, rows).tolist() == [0, -1, -1, -1]
