@@ -526,7 +526,8 @@ class Solver:
         self._ahead = look
         made: dict[SolveKey, Jobs] = {}
         for key in keys:
-            have = [j for j in (look.take_held(key, lo),) if j is not None]
+            held = look.take_held(key, lo)
+            have = [held] if held is not None else []
             start = max(lo, look.covered.get(key, lo))
             if start < hi:
                 have.append(self._jobs_of(key, start, hi))
