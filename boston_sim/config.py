@@ -77,8 +77,11 @@ CONTROL_VARIATES: bool = os.environ.get("BOSTON_SIM_CONTROL_VARIATES", "1") != "
 BRACKET_DEALS: int = 12
 BRACKET_LAYOUTS: int = 8
 # A trick search goes two-phase only if at least this share of its pilot's deals failed the
-# lowest target: where makes are common the question costs about as much as the count.
-TWO_PHASE_MIN_FAIL_SHARE: float = 0.75
+# lowest target: a failure's count (the knife-edge a trick below) is what it skips, and it is
+# dearest; only where nearly every deal makes does the question cost as much as the count.
+# BOSTON_SIM_TWO_PHASE_MIN_FAIL_SHARE overrides (for comparisons).
+TWO_PHASE_MIN_FAIL_SHARE: float = float(os.environ.get("BOSTON_SIM_TWO_PHASE_MIN_FAIL_SHARE",
+                                                       "0.25"))
 # Suits that ``analyze`` takes as context rather than rule options (unless the rule set has an
 # option of that name): the CLI's --option preference=H, a batch row's options.
 CONTEXT_KEYS: tuple[str, ...] = ("preference", "senior", "junior")
