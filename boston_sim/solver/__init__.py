@@ -24,9 +24,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-import weakref
 from collections.abc import Callable
-from typing import NamedTuple
 
 import numpy as np
 
@@ -34,6 +32,13 @@ from ..cards import COMPASS, parse_compass, parse_deal, parse_strain
 from ..config import SOLVER_TT_BITS
 from ..errors import SolverInputError
 from ..limits import NODE_BUDGET_MAX, clip
+from ._counters import (
+    WorkCounters,
+    count_answers,
+    register_counters,
+    reset_work_counters,
+    work_counters,
+)
 from ._misere import sure_misere
 from ._pool import Pending
 
@@ -80,102 +85,10 @@ def _batch_workspaces():
         from ._driver import new_workspaces
 
         fresh = (n, new_workspaces(n, SOLVER_TT_BITS))
-        _register_counters(fresh[1][4], None if ws is None else ws[1][4])
+        register_counters(fresh[1][4], None if ws is None else ws[1][4])
         ws = fresh
         _local.batch_ws = ws
     return ws[1]
-
-
-# --------------------------------------------------------------------------- work counters
-
-
-class WorkCounters(NamedTuple):
-    """How much search work the batch solver did (:func:`work_counters`)."""
-
-    nodes: int  # expanded nodes (moves generated)
-    positions: int  # trick-boundary positions entered below each root
-    jobs: int  # jobs answered (a job given up at a deadline is not counted)
-
-
-_counters_lock = threading.Lock()
-# the parameter blocks of the live batch workspaces, each with a check of whether its owner
-# (a Python thread or a worker pool, held weakly: a pool's tables must be freed once it is
-# replaced) still works; the search counts into them, and these wrappers only ever read them
-_blocks: list[tuple[Callable[[], bool], np.ndarray]] = []
-_retired = [0, 0]  # nodes, positions of workspaces dropped since
-_jobs_answered = [0]
-_baseline = WorkCounters(0, 0, 0)
-
-
-def _still_working(owner) -> Callable[[], bool]:
-    """Whether ``owner`` (anything with ``is_alive()``) may still count work, asked without
-    keeping it alive: a pool gone is a pool whose workers have ended."""
-    ref = weakref.ref(owner)
-
-    def alive() -> bool:
-        o = ref()
-        return o is not None and o.is_alive()
-    return alive
-
-
-def _register_counters(P: np.ndarray, old: np.ndarray | None, owner=None) -> None:
-    """Follow the new parameter block ``P`` of ``owner`` (this thread, or a worker pool:
-    the block retires once ``owner.is_alive()`` is false or the owner is gone); fold the
-    dropped ``old`` one's counts into the retired totals (a change of thread count must not
-    lose work)."""
-    with _counters_lock:
-        if old is not None:
-            _retire(old)
-            _blocks[:] = [(t, b) for t, b in _blocks if b is not old]
-        _prune()
-        _blocks.append((_still_working(owner or threading.current_thread()), P))
-
-
-def _prune() -> None:
-    """Retire the blocks whose owners no longer work (lock held)."""
-    alive = [working() for working, _ in _blocks]
-    for (_, b), a in zip(_blocks, alive, strict=True):
-        if not a:
-            _retire(b)
-    _blocks[:] = [tb for tb, a in zip(_blocks, alive, strict=True) if a]
-
-
-def _retire(P: np.ndarray) -> None:
-    from ._layout import P_NODES, P_TRICKS
-
-    _retired[0] += int(P[:, P_NODES].sum())
-    _retired[1] += int(P[:, P_TRICKS].sum())
-
-
-def _totals() -> WorkCounters:
-    """The counts since the process started (blocks of finished threads retire here)."""
-    from ._layout import P_NODES, P_TRICKS
-
-    with _counters_lock:
-        _prune()
-        nodes = _retired[0] + sum(int(b[:, P_NODES].sum()) for _, b in _blocks)
-        positions = _retired[1] + sum(int(b[:, P_TRICKS].sum()) for _, b in _blocks)
-        return WorkCounters(nodes, positions, _jobs_answered[0])
-
-
-def work_counters() -> WorkCounters:
-    """The search work of every batch (:func:`solve_jobs`, :func:`solve_batch`,
-    :func:`solve_batch_target`) in this process, over all its threads, since the last
-    :func:`reset_work_counters`: expanded nodes, trick-boundary positions, jobs answered.
-
-    The searches count into their workspaces anyway; this only adds them up, so it costs
-    the search nothing. Each job starts from an empty table, so the counts of a set of jobs
-    do not depend on the number of threads. A batch still running is counted as far as it
-    got. The single-deal wrappers (:func:`solve`, :func:`solve_target`) are not counted."""
-    now = _totals()
-    return WorkCounters(*(a - b for a, b in zip(now, _baseline, strict=True)))
-
-
-def reset_work_counters() -> None:
-    """Start :func:`work_counters` from zero (the workspaces' own counters are left alone:
-    the search reads them)."""
-    global _baseline
-    _baseline = _totals()
 
 
 def _workspace():
@@ -503,7 +416,7 @@ def _start(arr: np.ndarray, jb: np.ndarray, now: bool) -> Pending:
 
     _before_batch()
     pool = _the_pool()
-    return Pending(pool, pool.submit(to_lanes(arr), jb, NOW if now else AHEAD), _count_answers)
+    return Pending(pool, pool.submit(to_lanes(arr), jb, NOW if now else AHEAD), count_answers)
 
 
 def _checked_jobs(hands: np.ndarray, jobs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -591,8 +504,7 @@ def _run_positions(arr, tr, tl, trump, side_mask, op: int, arg: int, need: np.nd
     ws = _batch_workspaces()
     batch_positions(to_lanes(arr), tr, tl, int(trump), int(side_mask), int(op), int(arg), need,
                     int(flags), np.zeros(2, dtype=np.int64), out, *ws)
-    with _counters_lock:
-        _jobs_answered[0] += int(np.count_nonzero(out >= 0))
+    count_answers(out)
     return out
 
 
@@ -709,11 +621,6 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
     return out
 
 
-def _count_answers(out: np.ndarray) -> None:
-    with _counters_lock:
-        _jobs_answered[0] += int(np.count_nonzero(out >= 0))
-
-
 _pools: list = []  # the live pool (one at a time)
 _pool_lock = threading.Lock()
 
@@ -733,7 +640,7 @@ def _the_pool():
         pool = Pool(n, ws, _driver.solve_range_jobs, _driver.claim_rest)
         if old is not None:
             old.close()
-        _register_counters(ws[4], None, pool)
+        register_counters(ws[4], None, pool)
         _pools[:] = [pool]
         return pool
 
