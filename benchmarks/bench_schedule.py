@@ -26,8 +26,10 @@ figures are bounds, not measurements; the 1- and 2-worker ones can be checked ag
 ``bench_threads.py`` here. "unused": the share of the simulated workers' busy time that went
 to jobs no batch took (or that were stopped before they ended).
 
-``--counts-ahead`` models a design not built: a two-phase search's counts (which wait for
-their questions' answers) also run ahead, each as soon as its question, run ahead, answers.
+A two-phase search's count, which waits for its question's answer, is run ahead (before the
+other jobs run ahead) as soon as its question, run ahead, answers, as the analysis does
+(``Solver._follow``; it looks every 20 ms, the replay at once); ``--no-follow`` replays each
+bid also without that (``-f`` rows), as before it was built.
 """
 
 from __future__ import annotations
@@ -120,13 +122,13 @@ def _record() -> None:
         finally:
             _looking[0] = False
 
-    def spy_start(self, jobs, owner):
+    def spy_start(self, jobs, owner, first=False):
         if _looking[0]:
             tr = _trace[0]
             for i, key, deal in zip(ids(jobs.hands, jobs.jobs), owner, jobs.deal, strict=True):
                 if i not in tr.look:
                     tr.look[i] = (key, int(deal), len(tr.look))
-        return start(self, jobs, owner)
+        return start(self, jobs, owner, first)
 
     def spy_stop(self, keys):
         t = time.perf_counter()
@@ -312,8 +314,9 @@ def main() -> None:
                     help="look-ahead reaches to replay, in rounds (default 1 2 4 8 12)")
     ap.add_argument("--threads", type=int, default=2, help="threads for the nodes' pass")
     ap.add_argument("--samples", type=int, default=None, help="a fixed bid of this many deals")
-    ap.add_argument("--counts-ahead", action="store_true",
-                    help="model two-phase counts run ahead once their questions answer")
+    ap.add_argument("--no-follow", action="store_true",
+                    help="also replay without two-phase counts run ahead once their "
+                         "questions answer (the -f rows)")
     args = ap.parse_args()
     hands = list(args.hands)
     if args.random:
@@ -334,7 +337,7 @@ def main() -> None:
               f"caller's own {tr.end - tr.begin - waits:.2f} s; {len(tr.rows)} jobs, "
               f"{nodes.sum() / 1e6:.0f} M nodes at {rate / 1e6:.2f} M/s a worker, the "
               f"longest job a batch took {longest:.2f} s", flush=True)
-        designs = [("", None)] + ([("+c", followers(tr))] if args.counts_ahead else [])
+        designs = [("", followers(tr))] + ([("-f", None)] if args.no_follow else [])
         for r in args.reach:
             for tag, follow in designs:
                 cells = []
@@ -343,7 +346,7 @@ def main() -> None:
                     table.setdefault((f"{r}{tag}", w), []).append(one / t)
                     cells.append(f"{w}w {t:6.2f} s {one / t:5.2f}x ({unused:4.0%})")
                 print(f"  reach {r:2d}{tag:2s}: " + "  ".join(cells), flush=True)
-    print("median speed-up over the hands (reach in rounds, +c: --counts-ahead; x workers):")
+    print("median speed-up over the hands (reach in rounds, -f: --no-follow; x workers):")
     print("reach " + "".join(f"{w:>8d}w" for w in args.workers))
     for row in dict.fromkeys(r for r, _ in table):
         print(f"{row:>5s} " + "".join(f"{statistics.median(table[(row, w)]):8.2f}x"

@@ -2,6 +2,10 @@
 rounds' (:meth:`~boston_sim.analysis.solving.Solver.solve_to`'s ``ahead``), or a first
 round's own searches behind its pilots and questions.
 
+A question run ahead for a two-phase search may, once answered, start the count its round
+will ask of the deal (:meth:`Ahead.answered_questions`, :meth:`Ahead.follow`): such parts go
+before the other jobs run ahead, so a count does not wait for its round to learn the answer.
+
 They run in parts, each a ticket of the solver's pool (``solver.start_jobs``): a look-ahead
 gives each key's jobs on a stretch of :data:`PART_DEALS` deals a part of its own, so that the
 nearest deals of every key go first and a settled key's jobs can be stopped alone
@@ -18,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..config import ROUND
-from ..solver import COUNT_OP, OP_FIELD, TARGET_FIELD
+from ..solver import COUNT_OP, OP_FIELD, QUESTION_OP, TARGET_FIELD
 from .plan import SolveKey
 
 PART_DEALS = ROUND
@@ -49,6 +53,9 @@ class _Part:
         self.keys = frozenset(owner)
         self.started: int | None = None
         self.stopped = False
+        self.asks = len(self.keys) == 1 and bool((jobs.jobs[:, OP_FIELD] == QUESTION_OP).all())
+        self.seen = 0  # answers given when :meth:`Ahead.answered_questions` last looked
+        self.followed = np.zeros(len(owner), bool)
 
 
 class Ahead:
@@ -68,14 +75,31 @@ class Ahead:
     def __len__(self) -> int:
         return self.size
 
-    def start(self, jobs: Jobs, owner: list[SolveKey]) -> None:
-        """Start one part: ``jobs`` in the order given, job ``i`` of key ``owner[i]``."""
+    def start(self, jobs: Jobs, owner: list[SolveKey], first: bool = False) -> None:
+        """Start one part: ``jobs`` in the order given, job ``i`` of key ``owner[i]``
+        (``first``: before the parts started without it)."""
         if not len(owner):
             return
         hands = np.ascontiguousarray(jobs.hands)
-        pending = self._start_jobs(hands, jobs.jobs)
+        pending = (self._start_jobs(hands, jobs.jobs, first=True) if first
+                   else self._start_jobs(hands, jobs.jobs))
         self._parts.append(_Part(pending, Jobs(hands, jobs.jobs, jobs.deal), owner, self.size))
         self.size += len(owner)
+
+    def answered_questions(self) -> list[tuple[SolveKey, Jobs, np.ndarray]]:
+        """The questions run ahead that have answered since the last call, per part (all of
+        one key): the key, those jobs and their answers (1 / 0)."""
+        out = []
+        for p in self._parts:
+            if not p.asks or p.stopped or p.pending.done == p.seen:
+                continue
+            p.seen = p.pending.done
+            ans = p.pending.answers_given()
+            new = (ans >= 0) & ~p.followed
+            if new.any():
+                p.followed |= new
+                out.append((p.owner[0], p.jobs.where(new), ans[new]))
+        return out
 
     def begin(self) -> None:
         """A batch begins: start no more jobs (it runs those not begun itself). The jobs
@@ -157,7 +181,7 @@ class Ahead:
 
 def _match_keys(hands: np.ndarray, jobs: np.ndarray) -> list[bytes]:
     """Each job's deal and row as bytes, a value search's first guess left out."""
-    rows = np.array(jobs, np.int64)
+    rows = np.array(jobs, np.int64, order="C")  # (a copy: the guess is cleared)
     if not len(rows):
         return []
     rows[rows[:, OP_FIELD] == COUNT_OP, TARGET_FIELD] = 0  # the first guess

@@ -136,10 +136,12 @@ class _Batch:
 
     def run(self, solver, cost: JobCosts, deadline: float | None,
             progress: Callable[[int], None] | None, ahead: Ahead | None = None,
-            then: Callable[[], None] | None = None) -> np.ndarray:
+            then: Callable[[], None] | None = None,
+            waiting: Callable[[], None] | None = None) -> np.ndarray:
         """Every job's answer (:func:`solver.solve_jobs`); those that ``ahead`` ran already
-        are taken from it. ``then()`` runs once the other jobs are with the workers. The
-        jobs' nodes go to ``cost``."""
+        are taken from it. ``then()`` runs once the other jobs are with the workers,
+        ``waiting()`` every few milliseconds while they run. The jobs' nodes go to
+        ``cost``."""
         if not self.spans:
             if then is not None:
                 then()
@@ -151,7 +153,7 @@ class _Batch:
         nodes = np.zeros(len(jobs), np.int64)
         nodes_rest = np.zeros(len(rest), np.int64)
         out[rest] = solver.solve_jobs(hands[rest], jobs[rest], deadline, progress, then,
-                                      nodes_rest)
+                                      nodes_rest, waiting)
         nodes[rest] = nodes_rest
         took = np.flatnonzero(got >= 0)
         if len(took):
@@ -245,6 +247,8 @@ class Solver:
         self.discards = np.empty((0, 4), np.uint64)
         self._ahead: Ahead | None = None  # jobs of the next rounds, started (:meth:`solve_to`)
         self.taken_ahead = 0  # answers the rounds took from jobs started ahead
+        self._counted_to: dict[SolveKey, int] = {}  # a two-phase key's deals whose counts
+        # a batch took (the counts started ahead, :meth:`_follow`, begin after them)
         self.taken_early = 0  # ... and a first round from its own (:meth:`_start_early`)
         self.costs = JobCosts()  # what each key's jobs cost so far: the batches' order
 
@@ -438,7 +442,8 @@ class Solver:
             every = np.arange(len(deals))
             ask.add(key, deals, rows, every, np.empty(0, np.int8))
         if asked is None:
-            out = ask.run(self._solver, self.costs, deadline, None, self._ahead)
+            out = ask.run(self._solver, self.costs, deadline, None, self._ahead,
+                          waiting=self._follow)
         else:
             asked.begin()
             try:
@@ -467,7 +472,7 @@ class Solver:
     def _add_counts(self, key: SolveKey, batch: _Batch) -> int:
         """Phase B of a two-phase key: its answered deals' value jobs (the makes and the
         failures drawn for counting) join ``batch``; returns how many deals were skipped."""
-        s, t = self._solver, self.floors[key]
+        t = self.floors[key]
         ans = self._answers.pop(key, np.empty(0, np.int8))
         done, m = len(self.results[key]), len(ans)
         made = ans == 1
@@ -477,14 +482,41 @@ class Solver:
                                  | (self.uniforms(done + m)[done:] < self.fail_rate)))
         res = np.where(pick, 0, UNCOUNTED).astype(np.int8)
         sel = np.flatnonzero(pick)
-        g = first_guess(self.results[key])
-        row = s.value_job(key.strain, key.leader, key.side_mask, "max")
-        rows = job_rows(self._per_deal(key, row, done, sel), len(sel))
-        answered(rows, made[sel], t)
-        if g >= 0:
-            rows[:, TARGET_COLUMN] = np.where(made[sel], max(g, t), min(g, t - 1))
-        batch.add(key, self._deals_for(key, done, done + m), rows, sel, res)
+        self._counted_to[key] = done + m
+        batch.add(key, self._deals_for(key, done, done + m),
+                  self._count_rows(key, done, sel, made[sel]), sel, res)
         return m - len(sel)
+
+    def _count_rows(self, key: SolveKey, lo: int, idx: np.ndarray,
+                    made: np.ndarray) -> np.ndarray:
+        """The count jobs of a two-phase key's deals ``lo + idx``, whose "at least T?" said
+        ``made``: each searches only above or below its answer."""
+        s, t = self._solver, self.floors[key]
+        row = s.value_job(key.strain, key.leader, key.side_mask, "max")
+        rows = job_rows(self._per_deal(key, row, lo, idx), len(idx))
+        answered(rows, made, t)
+        g = first_guess(self.results[key])
+        if g >= 0:
+            rows[:, TARGET_COLUMN] = np.where(made, max(g, t), min(g, t - 1))
+        return rows
+
+    def _follow(self) -> None:
+        """While the caller waits: each question of a two-phase key run ahead that answered
+        since the last look starts, before the other jobs run ahead, the count its round will
+        ask of the deal: a make's, or a failure's whose coin says count it (the first
+        failures, counted whatever their coins, are left to the round)."""
+        if self._ahead is None:
+            return
+        for key, jobs, ans in self._ahead.answered_questions():
+            if not self.two_phase.get(key):
+                continue
+            made = ans == 1
+            coin = self.uniforms(int(jobs.deal.max()) + 1)[jobs.deal]
+            new = (made | (coin < self.fail_rate)) & (jobs.deal >= self._counted_to.get(key, 0))
+            if new.any():
+                j = jobs.where(new)
+                self._ahead.start(Jobs(j.hands, self._count_rows(key, 0, j.deal, made[new]),
+                                       j.deal), [key] * len(j.deal), first=True)
 
     def _exact_rows(self, key: SolveKey, lo: int,
                     n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -660,7 +692,8 @@ class Solver:
         try:
             out = batch.run(self._solver, self.costs, deadline, self.tick,
                             early if early is not None else self._ahead,
-                            (lambda: self._start_ahead(keys, n, ahead)) if ahead > n else None)
+                            (lambda: self._start_ahead(keys, n, ahead)) if ahead > n else None,
+                            self._follow)
         finally:
             if early is not None:  # it ran this round's jobs only: no later round needs it
                 early.drop()

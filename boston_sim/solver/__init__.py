@@ -376,7 +376,8 @@ def tiers_allowed(jobs: np.ndarray) -> np.ndarray:
 def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = None,
                progress: Callable[[int], None] | None = None,
                started: Callable[[], None] | None = None,
-               nodes: np.ndarray | None = None) -> np.ndarray:
+               nodes: np.ndarray | None = None,
+               waiting: Callable[[], None] | None = None) -> np.ndarray:
     """Different games in one parallel batch: ``out[i]`` (int8) answers job ``jobs[i]`` (a row
     made by :func:`value_job` or :func:`question_job`) on deal ``hands[i]``: the tricks, or
     1 / 0 for a question (:data:`OVER_BUDGET` for one that gave up past its node budget, the
@@ -397,26 +398,30 @@ def solve_jobs(hands: np.ndarray, jobs: np.ndarray, deadline: float | None = Non
     waits for them (the moment to queue work behind them, :func:`start_jobs`).
 
     ``nodes`` (int64, one per job): filled with the nodes each job's search expanded (0 for
-    one that did not run): what a caller may order its later jobs by."""
+    one that did not run): what a caller may order its later jobs by.
+
+    ``waiting()``: called in this thread every few milliseconds while it waits (the moment
+    to start jobs that answers run ahead make possible, :func:`start_jobs`)."""
     arr, jb = _checked_jobs(hands, jobs)
-    return _run_jobs(arr, jb, deadline, progress, started, nodes)
+    return _run_jobs(arr, jb, deadline, progress, started, nodes, waiting)
 
 
-def start_jobs(hands: np.ndarray, jobs: np.ndarray) -> Pending:
+def start_jobs(hands: np.ndarray, jobs: np.ndarray, first: bool = False) -> Pending:
     """Jobs run ahead of need: the workers take them only when no :func:`solve_jobs`
-    batch has jobs left to start, and the caller goes on meanwhile. The answers are those
-    :func:`solve_jobs` gives; :class:`Pending` takes those ready, keeps the rest from
-    starting, or stops them all."""
+    batch has jobs left to start, and the caller goes on meanwhile (``first``: before the
+    other jobs run ahead). The answers are those :func:`solve_jobs` gives; :class:`Pending`
+    takes those ready, keeps the rest from starting, or stops them all."""
     arr, jb = _checked_jobs(hands, jobs)
-    return _start(arr, jb, False)
+    return _start(arr, jb, False, first)
 
 
-def _start(arr: np.ndarray, jb: np.ndarray, now: bool) -> Pending:
+def _start(arr: np.ndarray, jb: np.ndarray, now: bool, first: bool = False) -> Pending:
     from ._pool import AHEAD, NOW
 
     _before_batch()
     pool = _the_pool()
-    return Pending(pool, pool.submit(to_lanes(arr), jb, NOW if now else AHEAD), count_answers)
+    return Pending(pool, pool.submit(to_lanes(arr), jb, NOW if now else AHEAD, first),
+                   count_answers)
 
 
 def _checked_jobs(hands: np.ndarray, jobs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -601,7 +606,8 @@ def _trick_masks(tr: np.ndarray, trump: int) -> tuple[np.ndarray, np.ndarray]:
 def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
               progress: Callable[[int], None] | None = None,
               started: Callable[[], None] | None = None,
-              nodes: np.ndarray | None = None) -> np.ndarray:
+              nodes: np.ndarray | None = None,
+              waiting: Callable[[], None] | None = None) -> np.ndarray:
     """The pool's answers on validated deals (``jobs``: one row per deal, or one row for
     all), waited for in this thread; see :func:`solve_jobs`."""
     m = arr.shape[0]
@@ -615,7 +621,7 @@ def _run_jobs(arr: np.ndarray, jobs, deadline: float | None = None,
     pending = _start(arr, np.ascontiguousarray(jb), True)
     if started is not None:
         started()
-    out = pending.wait(deadline, progress)
+    out = pending.wait(deadline, progress, waiting)
     if nodes is not None:
         nodes[:] = pending.nodes(np.arange(m))
     return out

@@ -29,6 +29,7 @@ NOT_RUN = np.iinfo(np.int8).min  # the answer of a job a cancel kept from runnin
 _NEXT, _DONE, _STOP = 0, 1, 2  # a ticket's counter: jobs taken, jobs answered, stop flag
 _POLL = 0.1  # seconds between a waiting caller's looks (progress, Ctrl-C)
 _ANSWER_POLL = 0.002  # ... and between looks at the few answers it takes from a ticket
+_WAITING_POLL = 0.02  # ... and when it has work of its own to do meanwhile (``waiting``)
 
 
 class Ticket:
@@ -37,8 +38,9 @@ class Ticket:
 
     _order = itertools.count()
 
-    def __init__(self, lanes: np.ndarray, jobs: np.ndarray, priority: int) -> None:
-        self.lanes, self.jobs, self.priority = lanes, jobs, priority
+    def __init__(self, lanes: np.ndarray, jobs: np.ndarray, priority: int,
+                 first: bool = False) -> None:
+        self.lanes, self.jobs, self.priority, self.first = lanes, jobs, priority, first
         self.m = len(jobs)
         self.out = np.full(self.m, NOT_RUN, np.int8)
         self.nodes = np.zeros(self.m, np.int64)
@@ -83,10 +85,12 @@ class Pool:
         with self._cv:
             return not self._closed or self._live > 0
 
-    def submit(self, lanes: np.ndarray, jobs: np.ndarray, priority: int = NOW) -> Ticket:
+    def submit(self, lanes: np.ndarray, jobs: np.ndarray, priority: int = NOW,
+               first: bool = False) -> Ticket:
         """Queue ``jobs[i]`` on deal ``lanes[i]``; a ``NOW`` ticket stops the workers on
-        ``AHEAD`` ones after their current job."""
-        t = Ticket(lanes, jobs, priority)
+        ``AHEAD`` ones after their current job. ``first``: taken before the other tickets
+        of its priority that are not ``first``."""
+        t = Ticket(lanes, jobs, priority, first)
         with self._cv:
             if t.m == 0:
                 t.finished.set()
@@ -120,18 +124,23 @@ class Pool:
             for w in t.workers:
                 self.ws[4][w, P_ABORT] = 1
 
-    def wait(self, t: Ticket, progress: Callable[[int], None] | None = None) -> np.ndarray:
+    def wait(self, t: Ticket, progress: Callable[[int], None] | None = None,
+             waiting: Callable[[], None] | None = None) -> np.ndarray:
         """``t``'s answers once every job that runs has answered; ``progress(n)`` is told, in
-        this thread, the jobs answered since its last call. An exception raised here
-        meanwhile (Ctrl-C) aborts the ticket before it is raised."""
+        this thread, the jobs answered since its last call, and ``waiting()`` is called
+        every few milliseconds meanwhile. An exception raised here meanwhile (Ctrl-C)
+        aborts the ticket before it is raised."""
         seen = 0
+        poll = _POLL if waiting is None else _WAITING_POLL
         try:
             self.caller_waits(True)
             try:
-                while not t.finished.wait(_POLL):
+                while not t.finished.wait(poll):
                     if progress is not None and t.done > seen:
                         progress(t.done - seen)
                         seen = t.done
+                    if waiting is not None:
+                        waiting()
             finally:
                 self.caller_waits(False)
         except BaseException:
@@ -171,13 +180,14 @@ class Pool:
             self._cv.notify_all()
 
     def _pick(self) -> Ticket | None:
-        """The most urgent ticket with jobs left to start (the oldest of its priority); an
+        """The most urgent ticket with jobs left to start (the oldest of its priority, those
+        marked ``first`` before the others); an
         ``AHEAD`` one only while fewer workers than :meth:`_ahead_share` are on such tickets:
         a caller at work (scoring, say) keeps a core."""
         live = [t for t in self._tickets if t.counter[_NEXT] < t.m]
         if not live:
             return None
-        t = min(live, key=lambda t: (t.priority, t.seq))
+        t = min(live, key=lambda t: (t.priority, not t.first, t.seq))
         if t.priority == AHEAD and self._on_ahead() >= self._ahead_share():
             return None
         t.counter[_STOP] = 0  # nothing more urgent is waiting
@@ -227,8 +237,10 @@ class Pending:
         self._counted = False
 
     def wait(self, deadline: float | None = None,
-             progress: Callable[[int], None] | None = None) -> np.ndarray:
-        """Every answer, as ``solve_jobs`` (``deadline``, ``progress``) gives them."""
+             progress: Callable[[int], None] | None = None,
+             waiting: Callable[[], None] | None = None) -> np.ndarray:
+        """Every answer, as ``solve_jobs`` (``deadline``, ``progress``, ``waiting``) gives
+        them."""
         t = self._ticket
         timer = None
         if deadline is not None:
@@ -236,7 +248,7 @@ class Pending:
                                     (t,))
             timer.start()
         try:
-            out = self._pool.wait(t, progress)
+            out = self._pool.wait(t, progress, waiting)
         finally:
             if timer is not None:
                 timer.cancel()
@@ -250,9 +262,18 @@ class Pending:
         order given; they run to their end, and :meth:`answers` waits for them)."""
         return self._pool.cancel(self._ticket)
 
+    @property
+    def done(self) -> int:
+        """How many jobs have answered so far."""
+        return self._ticket.done
+
     def answered(self, k: int) -> np.ndarray:
         """Which of jobs ``0 .. k-1`` have answered so far (bool[k])."""
         return self._ticket.out[:k] != NOT_RUN
+
+    def answers_given(self) -> np.ndarray:
+        """Every job's answer so far, without waiting (negative: none yet, or given up)."""
+        return self._ticket.out.copy()
 
     def answers(self, idx: np.ndarray) -> np.ndarray:
         """The answers of jobs ``idx`` (all started), once each has answered."""

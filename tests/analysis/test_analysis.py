@@ -439,7 +439,8 @@ def test_a_batch_cut_by_the_time_limit_keeps_each_searchs_solved_prefix(monkeypa
     full.solve_to(keys, 12)
     real = solver.solve_jobs
 
-    def cut_off(hands, jobs, deadline=None, progress=None, started=None, nodes=None):
+    def cut_off(hands, jobs, deadline=None, progress=None, started=None, nodes=None,
+                waiting=None):
         out = real(hands, jobs, progress=progress, started=started, nodes=nodes)
         out[5] = -1  # the trick search's sixth deal
         out[-2] = -1  # one of the misère's last deals

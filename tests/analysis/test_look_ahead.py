@@ -21,8 +21,8 @@ MISERE = SolveKey(4, 1, 1, -1, "zero")
 KEYS = [TWO_PHASE, COUNTED, MISERE]
 
 
-def _solver(hand: str, n: int) -> Solver:
-    s = Solver(KEYS, 0, floors={TWO_PHASE: 5}, fail_rate=0.25, seed=4, misere_budget=3000,
+def _solver(hand: str, n: int, floor: int = 5) -> Solver:
+    s = Solver(KEYS, 0, floors={TWO_PHASE: floor}, fail_rate=0.25, seed=4, misere_budget=3000,
                misere_rate=0.5)
     s.add(Sampler(parse_hand(hand), 0, seed=4).draw(n))
     return s
@@ -73,6 +73,42 @@ def test_jobs_started_rounds_ahead_answer_the_later_rounds():
     ahead.drop_ahead()
     assert _state(ahead) == _state(plain)
     assert ahead.taken_ahead == jobs  # every job run ahead was taken, the third round's too
+
+
+@pytest.mark.parametrize("floor", [5, 2])
+def test_counts_start_ahead_once_their_questions_answer(floor):
+    """The two-phase key's questions run ahead and answered: the caller, while it waits
+    (``Solver._follow``), starts the counts a later round will want of those deals, the
+    makes' and the failures' whose coins say count them, before the other jobs run ahead;
+    the rounds take them all, and the numbers are those without it. (Spades at 5 tricks:
+    failures only; at 2: makes too.)"""
+    from boston_sim.analysis.solving import fail_count_uniforms
+
+    plain, ahead = _solver(WEAK, 60, floor), _solver(WEAK, 60, floor)
+    for s in (plain, ahead):
+        s.solve_to(KEYS, 20)
+    assert ahead.two_phase[TWO_PHASE]
+    ahead._start_ahead(KEYS, 20, 60)
+    _finish(ahead)
+    asked = len(ahead._ahead._parts)
+    ahead._follow()
+    ahead._follow()  # a second look finds nothing new
+    counts = ahead._ahead._parts[asked:]
+    assert counts and all(p.keys == {TWO_PHASE} and p.pending._ticket.first for p in counts)
+    _finish(ahead)
+    jobs = len(ahead._ahead)
+    for n in (40, 60):
+        plain.solve_to(KEYS, n)
+        ahead.solve_to(KEYS, n, ahead=60)
+        assert len(ahead._ahead) == jobs  # nothing started again
+    ahead.drop_ahead()
+    assert _state(ahead) == _state(plain)
+    assert ahead.taken_ahead == jobs  # every count started ahead was wanted
+    t = plain.results[TWO_PHASE][20:60]
+    coin = fail_count_uniforms(4, 60)[20:60] < 0.25
+    want = 20 + np.flatnonzero((t >= floor) | coin)
+    assert sorted(np.concatenate([p.jobs.deal for p in counts]).tolist()) == want.tolist()
+    assert ((t < floor) & coin).any() and ((t >= floor).any() == (floor == 2))
 
 
 def test_a_settled_keys_jobs_started_ahead_stop_and_the_others_go_on():

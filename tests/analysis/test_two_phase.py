@@ -217,7 +217,8 @@ def test_a_cut_two_phase_batch_keeps_its_solved_prefix(monkeypatch):
     real = solver.solve_jobs
     calls = []
 
-    def cut_off(hands, jobs, deadline=None, progress=None, started=None, nodes=None):
+    def cut_off(hands, jobs, deadline=None, progress=None, started=None, nodes=None,
+                waiting=None):
         out = real(hands, jobs, progress=progress, started=started, nodes=nodes)
         calls.append(len(out))
         if len(calls) == 1:

@@ -175,3 +175,30 @@ def test_a_batch_reports_each_jobs_nodes_the_same_on_every_run():
     pending = start_jobs(DEALS, JOBS)
     pending.answers(np.arange(len(JOBS)))
     assert (pending.nodes(np.arange(len(JOBS))) == nodes).all()
+
+
+def test_a_first_ticket_goes_before_the_older_ones_of_its_priority():
+    from boston_sim import solver
+    from boston_sim.solver._pool import AHEAD, NOW, Pool
+
+    pool = Pool(0, None, None, None)  # no workers: which ticket would one take?
+    lanes, jobs = solver.to_lanes(DEALS[:2]), np.ascontiguousarray(JOBS[:2])
+    old = pool.submit(lanes, jobs, AHEAD)
+    assert pool._pick() is old
+    first = pool.submit(lanes, jobs, AHEAD, first=True)
+    later = pool.submit(lanes, jobs, AHEAD, first=True)
+    assert pool._pick() is first  # the oldest of those marked first
+    now = pool.submit(lanes, jobs, NOW)
+    assert pool._pick() is now
+    assert {old, later} < set(pool._tickets)
+
+
+def test_a_caller_is_called_back_while_it_waits_for_a_batch():
+    import threading
+
+    many, jobs = np.tile(DEALS, (3, 1)), np.tile(JOBS, (3, 1))  # about a quarter second
+    ref = solve_jobs(many, jobs)
+    calls = []
+    got = solve_jobs(many, jobs, waiting=lambda: calls.append(threading.get_ident()))
+    assert (got == ref).all()
+    assert len(calls) >= 2 and set(calls) == {threading.get_ident()}
