@@ -25,6 +25,7 @@ SNAPSHOTS = Path(__file__).resolve().parents[1] / "data" / "bid_snapshots"
 WEAK = "QT95.54.T973.J86"
 MIDDLING = "AK8.KT73.KQ932.9"
 MIXED = "KQJT9.AK.QJ2.432"
+CLOSE = "AKJT9.K2.Q72.432"  # spades: N on lead makes 5 on about 30% of deals
 Q = 0.25
 # the estimates whose spread across seeds is checked against their reported SEs
 CALIBRATED = (("ev_net", "ev_net_se"), ("p_make", "p_make_se"), ("p_loss_gt", "p_loss_se"),
@@ -298,6 +299,15 @@ def test_the_default_rate_is_calibrated_on_a_middling_and_a_weak_hand():
     _calibration(MIDDLING, "D", "six", 6, seeds=30, n=50, ref_n=300, q=FAIL_COUNT_RATE)
     _calibration(WEAK, "S", "boston", 5, seeds=30, n=50, ref_n=100, q=FAIL_COUNT_RATE,
                  fields=("ev_net",))
+
+
+def test_two_phase_estimates_are_calibrated_on_a_close_call():
+    """Boston in spades, lone declarer on lead, made on about three deals in ten: a pilot
+    with a quarter of failures goes two-phase (``TWO_PHASE_MIN_FAIL_SHARE``), so a close
+    call's failures are subsampled beside many makes; at the default rate: EV, P(make) and
+    P(loss) (its worst 5% are all one trick short on every seed: CVaR does not vary)."""
+    _calibration(CLOSE, "S", "boston", 5, seeds=30, n=50, ref_n=600, q=FAIL_COUNT_RATE,
+                 fields=("ev_net", "p_make", "p_loss_gt"))
 
 
 def test_the_weighted_distribution_gives_the_failures_their_exact_mass():
