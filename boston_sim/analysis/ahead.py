@@ -53,9 +53,9 @@ class _Part:
         self.keys = frozenset(owner)
         self.started: int | None = None
         self.stopped = False
-        self.asks = len(self.keys) == 1 and bool((jobs.jobs[:, OP_FIELD] == QUESTION_OP).all())
-        self.seen = 0  # answers given when :meth:`Ahead.answered_questions` last looked
-        self.followed = np.zeros(len(owner), bool)
+        # the questions :meth:`Ahead.answered_questions` reports once answered (one key's)
+        self.unseen = (jobs.jobs[:, OP_FIELD] == QUESTION_OP) & (len(self.keys) == 1)
+        self.seen = 0  # answers given when it last looked
 
 
 class Ahead:
@@ -91,13 +91,13 @@ class Ahead:
         one key): the key, those jobs and their answers (1 / 0)."""
         out = []
         for p in self._parts:
-            if not p.asks or p.stopped or p.pending.done == p.seen:
+            if p.stopped or p.pending.done == p.seen or not p.unseen.any():
                 continue
             p.seen = p.pending.done
             ans = p.pending.answers_given()
-            new = (ans >= 0) & ~p.followed
+            new = (ans >= 0) & p.unseen
             if new.any():
-                p.followed |= new
+                p.unseen &= ~new
                 out.append((p.owner[0], p.jobs.where(new), ans[new]))
         return out
 

@@ -241,6 +241,15 @@ class _Ticket:
     def nodes(self, idx):
         return 100 * np.asarray(idx, np.int64)
 
+    @property
+    def done(self):
+        return min(self.began, self.n)
+
+    def answers_given(self):
+        out = np.full(self.n, np.iinfo(np.int8).min, np.int8)  # not run
+        out[: self.done] = np.arange(self.done)
+        return out
+
 
 def test_an_ahead_indexes_the_jobs_that_began_and_holds_the_others():
     from boston_sim.analysis.ahead import Ahead, Jobs
@@ -265,3 +274,29 @@ def test_an_ahead_indexes_the_jobs_that_began_and_holds_the_others():
     ahead.stop([COUNTED])  # job 1 gave up (-1): no longer found; job 0 stays
     assert tickets[0].aborted
     assert ahead.find(hands, rows).tolist() == [0, -1, -1, -1]
+
+
+def test_an_ahead_reports_each_answered_question_of_one_key_once():
+    from boston_sim.analysis.ahead import Ahead, Jobs
+    from boston_sim.solver import COUNT_OP, OP_FIELD, QUESTION_OP
+
+    tickets = []
+
+    def start_jobs(hands, jobs):
+        tickets.append(_Ticket(jobs, began=3))
+        return tickets[-1]
+
+    hands = np.arange(20, dtype=np.uint64).reshape(5, 4)
+    rows = np.tile(np.arange(8, dtype=np.int64), (5, 1))
+    rows[:, OP_FIELD] = [QUESTION_OP, COUNT_OP, QUESTION_OP, QUESTION_OP, COUNT_OP]
+    jobs = Jobs(hands, rows, np.arange(10, 15))
+    ahead = Ahead(start_jobs)
+    ahead.start(jobs, [TWO_PHASE] * 5)
+    ahead.start(jobs, [TWO_PHASE, COUNTED] * 2 + [COUNTED])  # two keys' part: never reported
+    (key, asked, ans), = ahead.answered_questions()  # jobs 0-2 answered; 1 is a count
+    assert key == TWO_PHASE and asked.deal.tolist() == [10, 12] and ans.tolist() == [0, 2]
+    assert (asked.hands == hands[[0, 2]]).all() and (asked.jobs == rows[[0, 2]]).all()
+    assert ahead.answered_questions() == []  # reported once
+    tickets[0].began = 5
+    (_, asked, ans), = ahead.answered_questions()
+    assert asked.deal.tolist() == [13] and ans.tolist() == [3]
