@@ -251,20 +251,26 @@ class _Ticket:
         return out
 
 
-def test_an_ahead_indexes_the_jobs_that_began_and_holds_the_others():
-    from boston_sim.analysis.ahead import Ahead, Jobs
+def _stand_in(m: int, began: int):
+    """An ``Ahead`` over stand-in tickets, whose first ``began`` jobs start; its tickets;
+    ``m`` distinct deals and one job row (its fields 0..7) for each."""
+    from boston_sim.analysis.ahead import Ahead
 
     tickets = []
 
     def start_jobs(hands, jobs):
-        tickets.append(_Ticket(jobs, began=2))
+        tickets.append(_Ticket(jobs, began=began))
         return tickets[-1]
 
-    hands = np.arange(16, dtype=np.uint64).reshape(4, 4)
-    rows = np.tile(np.arange(8, dtype=np.int64), (4, 1))
-    jobs = Jobs(hands, rows, np.array([5, 6, 7, 8]))
-    ahead = Ahead(start_jobs)
-    ahead.start(jobs, [COUNTED] * 4)
+    hands = np.arange(4 * m, dtype=np.uint64).reshape(m, 4)
+    return Ahead(start_jobs), tickets, hands, np.tile(np.arange(8, dtype=np.int64), (m, 1))
+
+
+def test_an_ahead_indexes_the_jobs_that_began_and_holds_the_others():
+    from boston_sim.analysis.ahead import Jobs
+
+    ahead, tickets, hands, rows = _stand_in(4, began=2)
+    ahead.start(Jobs(hands, rows, np.array([5, 6, 7, 8])), [COUNTED] * 4)
     assert ahead.find(hands, rows).tolist() == [0, 1, -1, -1]  # only two began
     assert ahead.answers(np.array([1, 0])).tolist() == [1, 0]
     assert ahead.nodes(np.array([1])).tolist() == [100]
@@ -277,20 +283,12 @@ def test_an_ahead_indexes_the_jobs_that_began_and_holds_the_others():
 
 
 def test_an_ahead_reports_each_answered_question_of_one_key_once():
-    from boston_sim.analysis.ahead import Ahead, Jobs
+    from boston_sim.analysis.ahead import Jobs
     from boston_sim.solver import COUNT_OP, OP_FIELD, QUESTION_OP
 
-    tickets = []
-
-    def start_jobs(hands, jobs):
-        tickets.append(_Ticket(jobs, began=3))
-        return tickets[-1]
-
-    hands = np.arange(20, dtype=np.uint64).reshape(5, 4)
-    rows = np.tile(np.arange(8, dtype=np.int64), (5, 1))
+    ahead, tickets, hands, rows = _stand_in(5, began=3)
     rows[:, OP_FIELD] = [QUESTION_OP, COUNT_OP, QUESTION_OP, QUESTION_OP, COUNT_OP]
     jobs = Jobs(hands, rows, np.arange(10, 15))
-    ahead = Ahead(start_jobs)
     ahead.start(jobs, [TWO_PHASE] * 5)
     ahead.start(jobs, [TWO_PHASE, COUNTED] * 2 + [COUNTED])  # two keys' part: never reported
     (key, asked, ans), = ahead.answered_questions()  # jobs 0-2 answered; 1 is a count
