@@ -3,8 +3,9 @@ rounds' (:meth:`~boston_sim.analysis.solving.Solver.solve_to`'s ``ahead``), or a
 round's own searches behind its pilots and questions.
 
 A question run ahead for a two-phase search may, once answered, start the count its round
-will ask of the deal (:meth:`Ahead.answered_questions`, :meth:`Ahead.follow`): such parts go
-before the other jobs run ahead, so a count does not wait for its round to learn the answer.
+will ask of the deal (:meth:`Ahead.answered_questions`, then :meth:`Ahead.start` with
+``first``): such parts go before the other jobs run ahead, so a count does not wait for its
+round to learn the answer.
 
 They run in parts, each a ticket of the solver's pool (``solver.start_jobs``): a look-ahead
 gives each key's jobs on a stretch of :data:`PART_DEALS` deals a part of its own, so that the

@@ -89,14 +89,14 @@ class Pool:
                first: bool = False) -> Ticket:
         """Queue ``jobs[i]`` on deal ``lanes[i]``; a ``NOW`` ticket stops the workers on
         ``AHEAD`` ones after their current job. ``first``: taken before the other tickets
-        of its priority that are not ``first``."""
+        of its priority that are not ``first`` (their workers too stop after their job)."""
         t = Ticket(lanes, jobs, priority, first)
         with self._cv:
             if t.m == 0:
                 t.finished.set()
                 return t
             for o in self._tickets:
-                if o.priority > priority:
+                if o.priority > priority or (first and o.priority == priority and not o.first):
                     o.counter[_STOP] = 1
             self._tickets.append(t)
             if self._live == 0:  # closed and idle, but a caller still held it

@@ -179,16 +179,18 @@ def test_a_batch_reports_each_jobs_nodes_the_same_on_every_run():
 
 def test_a_first_ticket_goes_before_the_older_ones_of_its_priority():
     from boston_sim import solver
-    from boston_sim.solver._pool import AHEAD, NOW, Pool
+    from boston_sim.solver._pool import _STOP, AHEAD, NOW, Pool
 
     pool = Pool(0, None, None, None)  # no workers: which ticket would one take?
     lanes, jobs = solver.to_lanes(DEALS[:2]), np.ascontiguousarray(JOBS[:2])
     old = pool.submit(lanes, jobs, AHEAD)
-    assert pool._pick() is old
+    assert pool._pick() is old and old.counter[_STOP] == 0
     first = pool.submit(lanes, jobs, AHEAD, first=True)
+    assert old.counter[_STOP] == 1  # a worker on it comes back for the first one
     later = pool.submit(lanes, jobs, AHEAD, first=True)
-    assert pool._pick() is first  # the oldest of those marked first
+    assert pool._pick() is first and first.counter[_STOP] == 0  # the oldest marked first
     now = pool.submit(lanes, jobs, NOW)
+    assert first.counter[_STOP] == 1 and later.counter[_STOP] == 1
     assert pool._pick() is now
     assert {old, later} < set(pool._tickets)
 
