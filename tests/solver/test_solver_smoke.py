@@ -358,8 +358,8 @@ def test_an_exception_while_a_watched_batch_runs_stops_it_and_leaves_the_solver_
     seen: dict[str, np.ndarray] = {}
     submit = Pool.submit
 
-    def spy(self, lanes, jobs, priority=0):
-        ticket = submit(self, lanes, jobs, priority)
+    def spy(self, lanes, jobs, priority=0, first=False):
+        ticket = submit(self, lanes, jobs, priority, first)
         seen["out"] = ticket.out  # the batch's answers, filled by the workers
         return ticket
 
