@@ -182,7 +182,7 @@ class Ahead:
 
 def _match_keys(hands: np.ndarray, jobs: np.ndarray) -> list[bytes]:
     """Each job's deal and row as bytes, a value search's first guess left out."""
-    rows = np.array(jobs, np.int64, order="C")  # (a copy: the guess is cleared)
+    rows = np.array(jobs, np.int64, order="C")  # a copy (the guess is cleared), viewed as bytes
     if not len(rows):
         return []
     rows[rows[:, OP_FIELD] == COUNT_OP, TARGET_FIELD] = 0  # the first guess

@@ -72,8 +72,9 @@ def partner_draws(seed: int, n: int, k: int) -> np.ndarray:
 
 
 def job_rows(row: Sequence[int] | np.ndarray, k: int) -> np.ndarray:
-    """``k`` writable job rows from one row (or a copy of ``k`` rows)."""
-    return np.array(np.broadcast_to(np.asarray(row, np.int64), (k, JOB_WIDTH)))
+    """``k`` writable job rows from one row (or a copy of ``k`` rows), row by row in memory
+    (a copy of a broadcast row would otherwise come out column by column)."""
+    return np.array(np.broadcast_to(np.asarray(row, np.int64), (k, JOB_WIDTH)), order="C")
 
 
 def tier_chances(passed: np.ndarray, rate: float) -> np.ndarray:

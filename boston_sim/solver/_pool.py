@@ -267,10 +267,6 @@ class Pending:
         """How many jobs have answered so far."""
         return self._ticket.done
 
-    def answered(self, k: int) -> np.ndarray:
-        """Which of jobs ``0 .. k-1`` have answered so far (bool[k])."""
-        return self._ticket.out[:k] != NOT_RUN
-
     def answers_given(self) -> np.ndarray:
         """Every job's answer so far, without waiting (negative: none yet, or given up)."""
         return self._ticket.out.copy()

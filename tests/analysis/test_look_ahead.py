@@ -298,3 +298,22 @@ def test_an_ahead_reports_each_answered_question_of_one_key_once():
     tickets[0].began = 5
     (_, asked, ans), = ahead.answered_questions()
     assert asked.deal.tolist() == [13] and ans.tolist() == [3]
+
+
+def test_job_rows_are_matched_by_deal_and_row_without_the_first_guess():
+    """Rows made from one row (``job_rows``) match the same jobs started elsewhere, a
+    count's first guess left out: the index of jobs started ahead rests on it."""
+    from boston_sim.analysis.ahead import _match_keys
+    from boston_sim.analysis.solving import TARGET_COLUMN, job_rows
+    from boston_sim.solver import question_job, value_job
+
+    hands = np.arange(12, dtype=np.uint64).reshape(3, 4)
+    counts = job_rows(value_job(0, 1, 1, "max"), 3)
+    assert counts.flags.c_contiguous
+    guessed = counts.copy()
+    guessed[:, TARGET_COLUMN] = 7
+    assert _match_keys(hands, counts) == _match_keys(hands, guessed)
+    asks = job_rows(question_job(0, 1, 1, "at_least", 5), 3)
+    other = job_rows(question_job(0, 1, 1, "at_least", 6), 3)
+    assert len(set(_match_keys(hands, asks))) == 3  # three deals
+    assert set(_match_keys(hands, asks)).isdisjoint(_match_keys(hands, other))
