@@ -6,7 +6,38 @@ threading can be changed (or switched off for debugging) without touching the ke
 
 from __future__ import annotations
 
+import math
 import os
+
+ENV_PROBLEMS: list[str] = []
+"""Malformed ``BOSTON_SIM_*`` overrides, reported by ``settings.check_environment`` when an
+analysis or a solve starts: the package still imports (``--help`` works) and nothing runs on
+a value the user did not ask for."""
+
+
+def _env_number(name: str, default, kind: type, lo: float, hi: float, *, above: bool = False):
+    """The override ``name`` as ``kind`` within ``lo``..``hi`` (strictly above ``lo`` with
+    ``above``), or ``default`` when unset; a malformed value is noted in
+    :data:`ENV_PROBLEMS` (and the default stands in until it is reported)."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = kind(raw.strip())
+    except ValueError:
+        value = None
+    if (value is None or not math.isfinite(value) or value > hi
+            or (value <= lo if above else value < lo)):
+        if kind is int and hi - lo == 1:
+            what = f"{lo} or {hi}"
+        elif above:
+            what = f"a number above {lo} and at most {hi}"
+        else:
+            what = f"{'a whole number' if kind is int else 'a number'} from {lo} to {hi}"
+        ENV_PROBLEMS.append(f"{name} must be {what}, got {raw[:40]!r}")
+        return default
+    return value
+
 
 # cache=True: compiled machine code is written next to the sources (or to NUMBA_CACHE_DIR), so
 # only the first run after an install or a change pays the compile time.
@@ -29,8 +60,11 @@ JIT_PARALLEL: dict = {"cache": True, "fastmath": False, "nogil": True, "parallel
 # worker; when a search fills it the oldest entries are overwritten (re-searched later), so
 # keep it large. The table is allocated as zero pages, so only the part a search touches
 # costs memory: 2**22 (~310 MB per worker at most) halves the slowest 1 v 3 searches seen
-# against 2**20 (docs/PERFORMANCE.md). BOSTON_SIM_TT_BITS overrides.
-SOLVER_TT_BITS: int = int(os.environ.get("BOSTON_SIM_TT_BITS", "22"))
+# against 2**20 (docs/PERFORMANCE.md). BOSTON_SIM_TT_BITS overrides (within these bounds: a
+# table too small for one search thrashes, 2**26 entries would take ~5 GB per worker).
+TT_BITS_MIN = 12
+TT_BITS_MAX = 26
+SOLVER_TT_BITS: int = _env_number("BOSTON_SIM_TT_BITS", 22, int, TT_BITS_MIN, TT_BITS_MAX)
 
 # ---- analysis defaults: the CLI, the Python API and the batch reader all read them from here.
 DEFAULT_RULES: str = "boston_foster"
@@ -57,7 +91,7 @@ TIME_STEP: int = 2
 # share of the later ones are counted exactly (the estimates stay unbiased, see statistics).
 # A weak hand's exact counts of 1-3 tricks cost ~1000x the question; 0.1 cut a pass hand's
 # work about 5x (docs/PERFORMANCE.md). 1 counts every deal. BOSTON_SIM_FAIL_COUNT_RATE overrides.
-FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "0.1"))
+FAIL_COUNT_RATE: float = _env_number("BOSTON_SIM_FAIL_COUNT_RATE", 0.1, float, 0, 1, above=True)
 
 # Misère searches past this many expanded nodes (an escape proof, nearly always: a catch is
 # found sooner) go on only on a random share of their deals, and past each further tier of
@@ -65,12 +99,13 @@ FAIL_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_FAIL_COUNT_RATE", "0.1
 # mean (unbiased, see analysis/statistics). 1 searches every one to the end.
 # BOSTON_SIM_MISERE_COUNT_RATE overrides the share.
 MISERE_NODE_BUDGET: int = 500_000
-MISERE_COUNT_RATE: float = float(os.environ.get("BOSTON_SIM_MISERE_COUNT_RATE", "0.25"))
+MISERE_COUNT_RATE: float = _env_number("BOSTON_SIM_MISERE_COUNT_RATE", 0.25, float, 0, 1,
+                                        above=True)
 
 # Control variates (analysis/control.py): each row's estimates are adjusted by the regression
 # on how the trump suit splits among the unseen hands, whose exact law is known, so the same
 # SE needs fewer deals. BOSTON_SIM_CONTROL_VARIATES=0 switches it off (for comparisons).
-CONTROL_VARIATES: bool = os.environ.get("BOSTON_SIM_CONTROL_VARIATES", "1") != "0"
+CONTROL_VARIATES: bool = _env_number("BOSTON_SIM_CONTROL_VARIATES", 1, int, 0, 1) == 1
 
 # The double-dummy bracket (analysis/bracket.py): deals replayed per contending rung and the
 # layouts a single-dummy seat draws per decision; docs/PERFORMANCE.md has what they cost.
@@ -80,8 +115,8 @@ BRACKET_LAYOUTS: int = 8
 # lowest target: a failure's count (the knife-edge a trick below) is what it skips, and it is
 # dearest; only where nearly every deal makes does the question cost as much as the count.
 # BOSTON_SIM_TWO_PHASE_MIN_FAIL_SHARE overrides (for comparisons).
-TWO_PHASE_MIN_FAIL_SHARE: float = float(os.environ.get("BOSTON_SIM_TWO_PHASE_MIN_FAIL_SHARE",
-                                                       "0.25"))
+TWO_PHASE_MIN_FAIL_SHARE: float = _env_number("BOSTON_SIM_TWO_PHASE_MIN_FAIL_SHARE", 0.25, float,
+                                              0, 1)
 # Suits that ``analyze`` takes as context rather than rule options (unless the rule set has an
 # option of that name): the CLI's --option preference=H, a batch row's options.
 CONTEXT_KEYS: tuple[str, ...] = ("preference", "senior", "junior")

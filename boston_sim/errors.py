@@ -48,6 +48,11 @@ class InputFileError(BostonSimError):
     too long, nested too deeply)."""
 
 
+class EnvironmentSettingError(BostonSimError):
+    """A ``BOSTON_SIM_*`` environment override that is not a valid value
+    (:mod:`boston_sim.config`)."""
+
+
 class WriteFailure(BostonSimError):
     """The machine could not carry out a valid request (disk full, read-only file system);
     exit code 1. Nothing partial is left behind."""

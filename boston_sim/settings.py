@@ -20,14 +20,22 @@ from .config import (
     DEFAULT_PARTNER,
     DEFAULT_RULES,
     DEFAULT_SEAT,
+    ENV_PROBLEMS,
     FAIL_COUNT_RATE,
     MAX_SAMPLES,
     MISERE_COUNT_RATE,
     MISERE_NODE_BUDGET,
 )
-from .errors import BostonSimError
+from .errors import BostonSimError, EnvironmentSettingError
 
 Pairs = tuple[tuple[str, Any], ...]
+
+
+def check_environment() -> None:
+    """Raise :class:`~boston_sim.errors.EnvironmentSettingError` for the first malformed
+    ``BOSTON_SIM_*`` override (:data:`~boston_sim.config.ENV_PROBLEMS`)."""
+    if ENV_PROBLEMS:
+        raise EnvironmentSettingError(ENV_PROBLEMS[0])
 
 # Fields that do not change any number of the result.
 _NOT_RESULT_FIELDS = ("threads",)
@@ -113,6 +121,7 @@ class AnalysisSettings:
     threads: int | None = None
 
     def __post_init__(self) -> None:
+        check_environment()  # a malformed BOSTON_SIM_* override would change what runs
         # callers pass dicts and lists; the object keeps tuples so that it stays immutable
         object.__setattr__(self, "options", _pairs(self.options))
         object.__setattr__(self, "context", _pairs(self.context))

@@ -32,6 +32,7 @@ from ..cards import COMPASS, parse_compass, parse_deal, parse_strain
 from ..config import SOLVER_TT_BITS
 from ..errors import SolverInputError
 from ..limits import NODE_BUDGET_MAX, clip
+from ..settings import check_environment
 from ._counters import (
     WorkCounters,
     count_answers,
@@ -84,6 +85,7 @@ def _batch_workspaces():
     if ws is None or ws[0] != n:
         from ._driver import new_workspaces
 
+        check_environment()
         fresh = (n, new_workspaces(n, SOLVER_TT_BITS))
         register_counters(fresh[1][4], None if ws is None else ws[1][4])
         ws = fresh
@@ -97,6 +99,7 @@ def _workspace():
     if ws is None:
         from .kernels import new_workspace
 
+        check_environment()
         ws = new_workspace(SOLVER_TT_BITS)
         _local.ws = ws
     return ws
@@ -642,6 +645,7 @@ def _the_pool():
         old = _pools[0] if _pools else None
         if old is not None and old.n == n and old.pid == os.getpid() and not old.closed:
             return old
+        check_environment()
         ws = _driver.new_workspaces(n, SOLVER_TT_BITS)
         pool = Pool(n, ws, _driver.solve_range_jobs, _driver.claim_rest)
         if old is not None:

@@ -194,3 +194,45 @@ def test_os_decoding_and_resource_errors_are_one_line(exc, code, needle):
     res = runner.invoke(_app_raising(exc), [])
     err = _one_line_error(res, code)
     assert needle in err and len(err) < 200
+
+
+_SOLVABLE = "N:AKQJ.AKQJ.AKQJ.A T987.T987.T987.K 6543.6543.6543.Q 2.2.2.JT98765432"
+
+
+@pytest.mark.parametrize("name, value, needle", [
+    ("BOSTON_SIM_FAIL_COUNT_RATE", "abc", "a number above 0 and at most 1, got 'abc'"),
+    ("BOSTON_SIM_MISERE_COUNT_RATE", "0", "a number above 0 and at most 1, got '0'"),
+    ("BOSTON_SIM_TWO_PHASE_MIN_FAIL_SHARE", "nan", "a number from 0 to 1, got 'nan'"),
+    ("BOSTON_SIM_TT_BITS", "40", "a whole number from 12 to 26, got '40'"),
+    ("BOSTON_SIM_CONTROL_VARIATES", "off", "0 or 1, got 'off'"),
+])
+def test_a_malformed_environment_override_is_a_one_line_error(name, value, needle):
+    proc = _cli("solve", _SOLVABLE, "-t", "S", env={name: value})
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == f"error: {name} must be {needle}\n"
+    assert proc.stdout == ""
+    # the package still imports: help works, and commands that do not analyse run
+    assert _cli("--help", env={name: value}).returncode == 0
+    assert _cli("rules", "--json", env={name: value}).returncode == 0
+
+
+def test_a_malformed_override_stops_an_analysis_from_the_library_too():
+    code = ("from boston_sim.errors import EnvironmentSettingError\n"
+            "from boston_sim.settings import AnalysisSettings\n"
+            "try:\n    AnalysisSettings()\nexcept EnvironmentSettingError as e:\n"
+            "    print('refused:', e)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "BOSTON_SIM_FAIL_COUNT_RATE": "2"})
+    assert proc.stdout.startswith("refused: BOSTON_SIM_FAIL_COUNT_RATE must be"), proc.stderr
+
+
+def test_valid_environment_overrides_take_effect():
+    code = ("from boston_sim import config as c\n"
+            "print(c.SOLVER_TT_BITS, c.FAIL_COUNT_RATE, c.CONTROL_VARIATES, c.ENV_PROBLEMS)\n")
+    env = {**os.environ, "BOSTON_SIM_TT_BITS": " 16 ", "BOSTON_SIM_FAIL_COUNT_RATE": "1",
+           "BOSTON_SIM_CONTROL_VARIATES": "0"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert proc.stdout.split() == ["16", "1.0", "False", "[]"], proc.stderr
+    proc = _cli("solve", _SOLVABLE, "-t", "S", env={"BOSTON_SIM_TT_BITS": "16"})
+    assert proc.returncode == 0 and "13 tricks" in proc.stdout, proc.stderr
