@@ -27,7 +27,6 @@ from ._jit import njit
 from ._layout import (
     F_KILL,
     F_SIZE,
-    HIST_SIZE,
     I0,
     K_SIZE,
     KILL_FIELDS,
@@ -38,8 +37,6 @@ from ._layout import (
     P_BUDGET,
     P_COUNTMASK,
     P_EXACT,
-    P_HIST,
-    P_HSTART,
     P_MAXMASK,
     P_NODES,
     P_POOL,
@@ -145,15 +142,11 @@ def _setup(P, ttd, trump, maxmask, countmask, exact):
 
 
 @njit(**JIT)
-def _forget_hints(fr, P):
-    """A new deal starts without the killer moves and the lead history of the last one (so
-    that a job's nodes never depend on the jobs its worker ran before)."""
+def _forget_killers(fr):
+    """A new deal starts without the killer moves of the last one."""
     for i in range(fr.shape[0]):
         for k in range(KILL_FIELDS):
             fr[i, F_KILL + k] = 0
-    for i in range(HIST_SIZE):
-        P[P_HIST + i] = 0
-    P[P_HSTART] = P[P_NODES]
 
 
 @njit(**JIT)
@@ -236,7 +229,7 @@ def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk
     countmask = side
     maxmask = side if mode == MODE_MAX else other_side(side)
     _setup(P, ttd, trump, maxmask, countmask, I0)
-    _forget_hints(fr, P)
+    _forget_killers(fr)
     n = hand_size(hl, leader)
     lo = max(floor, I0)
     hi = min(ceiling, n)
@@ -278,7 +271,7 @@ def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk
 def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
     """Yes/no: can ``side`` make sure of at least / at most / exactly ``target`` tricks?
     1 / 0, or -1 if ``P[P_ABORT]`` was set while it ran (see ``solve_range_jobs``)."""
-    _forget_hints(fr, P)
+    _forget_killers(fr)
     n = hand_size(hl, leader)
     if kind == KIND_AT_LEAST:
         if target <= 0:

@@ -44,10 +44,7 @@ P_LIMIT = 11  # the smallest node limit of the running probes (checked when P_NO
 P_PROBE_NODES = 12  # the first probing pass's node budget per move (PROBE_NODES; tests lower it)
 P_ABORT = 13  # set (by another thread, while a batch runs) to make every search give up
 P_BUDGET = 14  # the node count (P_NODES) past which the running search gives up; 0: none
-P_HSTART = 15  # P_NODES when the job started (the lead history is used only past a point)
-P_HIST = 16  # 4 x 64 fields: per seat and card (suit * 16 + rank), the leads that cut off
-HIST_SIZE = 4 * 64
-P_SIZE = P_HIST + HIST_SIZE
+P_SIZE = 15
 
 # per-ply frame fields of the explicit search stack ``fr``
 F_LEADER = 0

@@ -21,7 +21,7 @@ from ._driver import (
     KIND_AT_LEAST,
     MODE_MAX,
     OP_VALUE,
-    _forget_hints,
+    _forget_killers,
     _reach,
     _setup,
     high_card_estimate,
@@ -264,7 +264,7 @@ def position_question(hl, tc, k, tleader, trump, side, kind, need, flags, moves,
         return solve_question(hl, trump, w, side, kind, need - ((side >> w) & 1), ttk, ttd,
                               mv, fr, P)
     n = tricks_left(hl, k, tleader)
-    _forget_hints(fr, P)
+    _forget_killers(fr)
     if kind == KIND_AT_LEAST:
         if need <= 0:
             return 1
@@ -300,7 +300,7 @@ def position_value(hl, tc, k, tleader, trump, side, mode, flags, moves, mfr, ttk
     n = tricks_left(hl, k, tleader)
     maxmask = side if mode == MODE_MAX else other_side(side)
     _setup(P, ttd, trump, maxmask, side, I0)
-    _forget_hints(fr, P)
+    _forget_killers(fr)
     g = 0  # the first target: as ``solve_value``'s, from the high-card estimate
     if mode == MODE_MAX:
         g = int(high_card_estimate(hl, trump, side, n) + ESTIMATE_MARGIN)

@@ -23,10 +23,7 @@ from ._layout import (
     MOVE_SLOTS,
     NT,
     P_COUNTMASK,
-    P_HIST,
-    P_HSTART,
     P_MAXMASK,
-    P_NODES,
     P_TRUMP,
     is_lone_misere,
     is_max_game,
@@ -59,11 +56,6 @@ PAIR_SECOND_THIRD_SPLIT = 13  # the side holds them between the leader and the p
 DRAW_TRUMPS = 100  # a lone declarer longer in trumps than every defender draws theirs first
 SHORT_SUIT = 150  # a lone declarer's singleton or doubleton side suit, with trumps to ruff ...
 SHORT_SUIT_LENGTH = 40  # ... less this per card: level with his trump leads, before low leads
-# a lone declarer's leads that cut off elsewhere in this search (history heuristic): his
-# first choice from the rules above can fail after a long refutation (in a close 1 v 3
-# question, 30% of the nodes went to refuting the wrong lead at the root alone)
-HISTORY_BONUS = 100  # points for the lead that cut off most often, in proportion for others
-HISTORY_FROM = 20_000  # ... once the job has expanded this many nodes (short ones: no need)
 UNDER_DECLARER = 300  # misère defence: a lead under the declarer's lowest card of the suit
 OVER_DECLARER = 150  # ... one that is not under it (the declarer may duck)
 # misère declarer on lead (the first trick only: he never leads again while he escapes): a
@@ -317,19 +309,6 @@ def _misere_danger(hl, fr, ply, seat, pos, maxmask, countmask, is_max, in_count)
 
 
 @njit(**JIT_NONRT, inline="always")
-def _history_top(hl, P, seat):
-    """The most cut-offs any card in ``seat``'s hand has made as a lead in this job."""
-    top = 0
-    for s in range(4):
-        x = hl[seat * 4 + s]
-        while x != 0:
-            r = lowbit_index(x)
-            x ^= 1 << r
-            top = max(top, P[P_HIST + 64 * seat + 16 * s + r])
-    return top
-
-
-@njit(**JIT_NONRT, inline="always")
 def _insert(mv, ply, n, card, sc, seq_low):
     """Insert a move among the ``n`` already in ``mv[ply]``, scores descending."""
     j = n
@@ -468,10 +447,6 @@ def gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
     # leads (``want_own``) are scored with it
     weigh_replies = pos == 0 and want_own
     rl = fr[ply, F_R] if weigh_replies else 0
-    history = -1  # the lone declarer's lead history in long jobs (-1: not used)
-    if (pos == 0 and is_max and in_count and popcount(countmask) == 1
-            and P[P_NODES] - P[P_HSTART] > HISTORY_FROM):
-        history = _history_top(hl, P, seat)
     for s in range(s_lo, s_hi):
         mine = hl[seat * 4 + s]
         if mine == 0:
@@ -507,8 +482,6 @@ def gen_moves(hl, fr, P, seat, pos, leader, mv, ply):
                 sc = _follow_weight(hl, s, rank, card, mine, best, leader, pos, led, trump,
                                     team, want_own, good_now, pair, discarding, lone_trumps,
                                     duck_first, danger, shed, settled, mdecl)
-            if history > 0:
-                sc += HISTORY_BONUS * P[P_HIST + 64 * seat + card] // (history + 1)
             _insert(mv, ply, n, card, sc, seq_low)
             n += 1
     return n

@@ -47,7 +47,6 @@ from ._layout import (
     P_BUDGET,
     P_COUNTMASK,
     P_EXACT,
-    P_HIST,
     P_LIMIT,
     P_MAXMASK,
     P_NODES,
@@ -394,7 +393,6 @@ def _child_answered(hl, ttk, ttd, P, fr, mv, ply, val):
         if fr[ply, F_POS] == 0:
             # (killer moves are leads: only the move generator's leads read them)
             k = F_KILL + 2 * seat
-            P[P_HIST + 64 * seat + card] += 1
             if fr[ply, k] != card:
                 fr[ply, k + 1] = fr[ply, k]
                 fr[ply, k] = card
