@@ -56,6 +56,10 @@ PAIR_SECOND_THIRD_SPLIT = 13  # the side holds them between the leader and the p
 DRAW_TRUMPS = 100  # a lone declarer longer in trumps than every defender draws theirs first
 SHORT_SUIT = 150  # a lone declarer's singleton or doubleton side suit, with trumps to ruff ...
 SHORT_SUIT_LENGTH = 40  # ... less this per card: level with his trump leads, before low leads
+# ... and the top of a side-suit sequence with one card above it (knocking that out sets the
+# suit up), level with his trump leads: where a low trump lead fails, its refutation can run
+# to millions of nodes
+SET_UP = 100
 UNDER_DECLARER = 300  # misère defence: a lead under the declarer's lowest card of the suit
 OVER_DECLARER = 150  # ... one that is not under it (the declarer may duck)
 # misère declarer on lead (the first trick only: he never leads again while he escapes): a
@@ -174,10 +178,21 @@ def _pair_lead_weight(hl, seat, s, rank, mine, allc, top):
 
 
 @njit(**JIT_NONRT, inline="always")
-def _lone_declarer_lead_weight(s, mine, others, trump, team, opp_longest, lone_trumps):
+def _knocks_out_stopper(rank, mine, others):
+    """Is ``rank`` the top of a sequence of at least two of ``mine`` (the next card down is
+    also his) with exactly one card of ``others`` above it?"""
+    below = (mine | others) & ((1 << rank) - 1)
+    return (below != 0 and (mine >> highbit_index(below)) & 1 == 1
+            and popcount(others >> (rank + 1)) == 1)
+
+
+@njit(**JIT_NONRT, inline="always")
+def _lone_declarer_lead_weight(s, rank, top, mine, others, trump, team, opp_longest,
+                               lone_trumps):
     """A lone declarer draws trumps when longer than every defender (shorter, he keeps them to
     ruff with: cashing his top trump early leaves a bare "one more trick" to prove), and leads
-    a short side suit he can ruff later about level with his trump leads."""
+    a short side suit he can ruff later, or one he sets up by knocking out its last stopper,
+    about level with his trump leads."""
     sc = 0
     if s == trump and popcount(team) == 1 and others != 0:
         if popcount(mine) > opp_longest:
@@ -185,6 +200,9 @@ def _lone_declarer_lead_weight(s, mine, others, trump, team, opp_longest, lone_t
     short = popcount(mine)
     if s != trump and short <= 2 and others != 0 and lone_trumps > short:
         sc += SHORT_SUIT - SHORT_SUIT_LENGTH * short
+    if (popcount(team) == 1 and s != trump and rank != top
+            and _knocks_out_stopper(rank, mine, others)):
+        sc += SET_UP
     return sc
 
 
@@ -337,7 +355,7 @@ def _lead_weight(hl, fr, ply, seat, s, rank, mine, others, top, trump, countmask
         if pair:
             sc += _pair_lead_weight(hl, seat, s, rank, mine, mine | others, top)
         sc -= opp_cards
-        sc += _lone_declarer_lead_weight(s, mine, others, trump, team, opp_longest,
+        sc += _lone_declarer_lead_weight(s, rank, top, mine, others, trump, team, opp_longest,
                                          lone_trumps)
     elif lone >= 0:
         sc = _misere_defence_lead_weight(hl, lone, s, rank)

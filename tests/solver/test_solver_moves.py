@@ -89,3 +89,20 @@ def test_move_generator_offers_one_card_per_group_of_equivalent_legal_cards(n: i
         assert k == len(got) and got == want, (hands, leader, played, trump, maxmask, countmask)
         kinds[len(want) == 1] += 1
     assert kinds[0] and kinds[1]
+
+
+def _ranks(*ranks: int) -> int:
+    return sum(1 << r for r in ranks)
+
+
+@pytest.mark.parametrize("rank, mine, others, sets_up", [
+    (13, _ranks(13, 12, 11, 9), _ranks(14, 10, 8), True),  # KQJ9 against the A: the K
+    (11, _ranks(11, 10, 9), _ranks(12, 8, 2), True),  # JT9 against the Q
+    (13, _ranks(13, 9), _ranks(14, 12, 11), False),  # K9: the Q lies between, no sequence
+    (12, _ranks(12, 11), _ranks(14, 13, 10), False),  # QJ under two stoppers
+    (2, _ranks(2, 5), _ranks(14, 3), False),  # nothing below the 2
+])
+def test_a_set_up_lead_tops_a_sequence_under_a_single_stopper(rank, mine, others, sets_up):
+    from boston_sim.solver._moves import _knocks_out_stopper
+
+    assert bool(_knocks_out_stopper(rank, mine, others)) is sets_up
