@@ -37,6 +37,7 @@ def check_environment() -> None:
     if ENV_PROBLEMS:
         raise EnvironmentSettingError(ENV_PROBLEMS[0])
 
+
 # Fields that do not change any number of the result.
 _NOT_RESULT_FIELDS = ("threads",)
 
