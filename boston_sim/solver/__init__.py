@@ -75,6 +75,13 @@ _SHIFTS = np.array([0, 16, 32, 48], dtype=np.uint64)
 _local = threading.local()
 
 
+def _table_bits() -> int:
+    """The table size of a new workspace, once every ``BOSTON_SIM_*`` override is known good
+    (a malformed one is reported here, not at import)."""
+    check_environment()
+    return SOLVER_TT_BITS
+
+
 def _batch_workspaces():
     """Stacked workspaces for the mid-trick positions' parallel kernel (``prange``; every
     other batch runs in the pool, ``_pool``), one per numba thread, kept per Python
@@ -85,8 +92,7 @@ def _batch_workspaces():
     if ws is None or ws[0] != n:
         from ._driver import new_workspaces
 
-        check_environment()
-        fresh = (n, new_workspaces(n, SOLVER_TT_BITS))
+        fresh = (n, new_workspaces(n, _table_bits()))
         register_counters(fresh[1][4], None if ws is None else ws[1][4])
         ws = fresh
         _local.batch_ws = ws
@@ -99,8 +105,7 @@ def _workspace():
     if ws is None:
         from .kernels import new_workspace
 
-        check_environment()
-        ws = new_workspace(SOLVER_TT_BITS)
+        ws = new_workspace(_table_bits())
         _local.ws = ws
     return ws
 
@@ -645,8 +650,7 @@ def _the_pool():
         old = _pools[0] if _pools else None
         if old is not None and old.n == n and old.pid == os.getpid() and not old.closed:
             return old
-        check_environment()
-        ws = _driver.new_workspaces(n, SOLVER_TT_BITS)
+        ws = _driver.new_workspaces(n, _table_bits())
         pool = Pool(n, ws, _driver.solve_range_jobs, _driver.claim_rest)
         if old is not None:
             old.close()
