@@ -92,6 +92,11 @@ TIME_STEP: int = 2
 # A weak hand's exact counts of 1-3 tricks cost ~1000x the question; 0.1 cut a pass hand's
 # work about 5x (docs/PERFORMANCE.md). 1 counts every deal. BOSTON_SIM_FAIL_COUNT_RATE overrides.
 FAIL_COUNT_RATE: float = _env_number("BOSTON_SIM_FAIL_COUNT_RATE", 0.1, float, 0, 1, above=True)
+# Once a trick search's only open row is its lowest rung's, as the best bid whose P(make) is
+# still loose, its later makes are counted on this share only (their yes/no answers settle
+# that P(make); the counted ones the over-tricks). 1 counts every make.
+# BOSTON_SIM_MAKE_COUNT_RATE overrides.
+MAKE_COUNT_RATE: float = _env_number("BOSTON_SIM_MAKE_COUNT_RATE", 0.25, float, 0, 1, above=True)
 
 # Misère searches past this many expanded nodes (an escape proof, nearly always: a catch is
 # found sooner) go on only on a random share of their deals, and past each further tier of

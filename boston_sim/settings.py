@@ -22,6 +22,7 @@ from .config import (
     DEFAULT_SEAT,
     ENV_PROBLEMS,
     FAIL_COUNT_RATE,
+    MAKE_COUNT_RATE,
     MAX_SAMPLES,
     MISERE_COUNT_RATE,
     MISERE_NODE_BUDGET,
@@ -84,6 +85,9 @@ class AnalysisSettings:
     ``fail_count_rate``: in a trick search whose deals mostly fail its lowest target, the
     share of the failed deals past its first few whose trick count is searched (the others
     only answered "fewer than the lowest target"); 1 counts them all.
+    ``make_count_rate``: once a trick search's only open row is its lowest rung's, as the
+    best bid whose P(make) is still loose, the share of its later makes whose trick count is
+    searched; 1 counts them all.
     ``misere_count_rate``: the share of the misère searches past ``misere_node_budget``
     expanded nodes that go on, and of those the share that goes on past each further tier
     (the others enter at the counted deals' mean); 1 searches every one to the end.
@@ -113,6 +117,7 @@ class AnalysisSettings:
     misere_tricks: str = "bool"
     max_time: float | None = None
     fail_count_rate: float = FAIL_COUNT_RATE
+    make_count_rate: float = MAKE_COUNT_RATE
     misere_count_rate: float = MISERE_COUNT_RATE
     misere_node_budget: int = MISERE_NODE_BUDGET
     control_variates: bool = CONTROL_VARIATES

@@ -131,22 +131,39 @@ class Ahead:
         run, the running ones give up; the answers given stay to be found."""
         gone = set(keys)
         for p in self._parts:
-            if p.stopped or gone.isdisjoint(p.keys):
-                continue
-            k = p.pending.cancel()
-            p.pending.abort()
-            p.stopped = True
-            ans = p.pending.answers(np.arange(k))
-            for i, m in enumerate(_match_keys(p.jobs.hands[:k], p.jobs.jobs[:k])):
-                if ans[i] == -1:  # given up: not an answer
-                    if self._index.get(m) == p.base + i:
-                        del self._index[m]
-                elif p.started is None:
-                    self._index[m] = p.base + i
-            p.started = k
+            if not (p.stopped or gone.isdisjoint(p.keys)):
+                self._stop(p)
         for key in gone:
             self.held.pop(key, None)
             self.covered.pop(key, None)
+
+    def stop_from(self, key: SolveKey, start: int) -> None:
+        """No batch will want ``key``'s jobs on deals from ``start`` on (its rounds will ask
+        other jobs there): the parts that hold any stop as in :meth:`stop`, and its jobs are
+        made again from ``start`` on at most."""
+        for p in self._parts:
+            if not p.stopped and key in p.keys and (p.jobs.deal >= start).any():
+                self._stop(p)
+        held = [j.where(j.deal < start) for j in self.held.pop(key, [])]
+        if any(len(j.deal) for j in held):
+            self.held[key] = held
+        if key in self.covered:
+            self.covered[key] = min(self.covered[key], start)
+
+    def _stop(self, p: _Part) -> None:
+        """Cancel part ``p``'s jobs not begun and abort those running; the answers given stay
+        to be found."""
+        k = p.pending.cancel()
+        p.pending.abort()
+        p.stopped = True
+        ans = p.pending.answers(np.arange(k))
+        for i, m in enumerate(_match_keys(p.jobs.hands[:k], p.jobs.jobs[:k])):
+            if ans[i] == -1:  # given up: not an answer
+                if self._index.get(m) == p.base + i:
+                    del self._index[m]
+            elif p.started is None:
+                self._index[m] = p.base + i
+        p.started = k
 
     def find(self, hands: np.ndarray, jobs: np.ndarray) -> np.ndarray:
         """Per job, the number of the same job begun ahead, else -1 (:meth:`begin` first)."""

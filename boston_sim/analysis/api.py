@@ -75,7 +75,7 @@ def _settings_of(settings: Any, args: tuple[Any, ...], overrides: dict[str, Any]
 
 
 def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool,
-           misere_skipped: int = 0) -> list[str]:
+           misere_skipped: int = 0, makes_sampled: bool = False) -> list[str]:
     """The footnotes of a result: how the misères were searched, what the model leaves out,
     whether the sampling stopped early, was cut by the time limit or missed its precision."""
     s, rs, ctx = p.settings, p.rules, p.context
@@ -90,6 +90,13 @@ def _notes(p: Problem, ev: Evaluation, samples_drawn: int, two_phase: bool,
                      f"{s.fail_count_rate:.0%} of the later ones had their tricks counted; "
                      "the estimates stay unbiased and their SEs include it "
                      "(BOSTON_SIM_FAIL_COUNT_RATE=1 counts every deal)")
+    if makes_sampled:
+        notes.append("once only the best bid's P(make) was still loose, its search asked "
+                     "each later deal whether the bid makes and counted the tricks of a "
+                     f"random {s.make_count_rate:.0%} of the makes and "
+                     f"{s.fail_count_rate:.0%} of the failures; the estimates stay unbiased "
+                     "and their SEs include it (BOSTON_SIM_MAKE_COUNT_RATE=1 counts every "
+                     "make)")
     if misere_skipped:
         notes.append(f"misère searches that ran past {s.misere_node_budget:,} nodes (escape "
                      f"proofs, nearly always) went on on a random {s.misere_count_rate:.0%} of "
@@ -168,7 +175,9 @@ def _result(p: Problem, ev: Evaluation, sampler: Sampler, solver: Solver,
         constraints=[c.describe() for c in p.constraints],
         risk_threshold=float(s.risk_threshold), precision=s.precision, elapsed=elapsed,
         solves=solver.solves, value_searches=solver.value_searches,
-        notes=_notes(p, ev, m, any(solver.two_phase.values()), solver.misere_skipped),
+        notes=_notes(p, ev, m, any(v for k, v in solver.two_phase.items()
+                                   if k not in solver.switched),
+                     solver.misere_skipped, bool(solver.makes_sampled)),
         max_time=s.max_time,
         pass_value=r.pass_value, pass_model=p.rules.pass_model, outcomes=ev.outcomes,
         pass_value_se=r.pass_value_se, all_pass_model=p.rules.all_pass_model,
@@ -207,7 +216,8 @@ def analyze(hand: str | int, settings: AnalysisSettings | None = None, *args: An
         solver = Solver([c.key for c in cands], p.declarer, tick=count.advance,
                         misere_tricks=s.misere_tricks, floors=trick_floors(p.rules, cands),
                         fail_rate=s.fail_count_rate, seed=s.seed,
-                        misere_budget=s.misere_node_budget, misere_rate=s.misere_count_rate)
+                        misere_budget=s.misere_node_budget, misere_rate=s.misere_count_rate,
+                        make_rate=s.make_count_rate)
 
         # more deals for the cheap all-pass game, unless constraints make deals dear
         passing = PassEstimator(p.rules, p.declarer,

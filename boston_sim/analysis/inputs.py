@@ -77,11 +77,12 @@ def check_solving(s: AnalysisSettings) -> None:
         raise SamplingError("threads must be at least 1")
     if s.misere_tricks not in MISERE_TRICKS_MODES:
         raise SamplingError(f"misere_tricks must be bool or min, not {s.misere_tricks!r}")
-    rate = s.fail_count_rate
-    if not (isinstance(rate, (int, float, np.integer, np.floating))
-            and not isinstance(rate, bool) and 0 < rate <= 1):
-        raise SamplingError("fail_count_rate must be in (0, 1]: the share of failed deals "
-                            "whose trick count is searched")
+    for name, what in (("fail_count_rate", "failed"), ("make_count_rate", "made")):
+        rate = getattr(s, name)
+        if not (isinstance(rate, (int, float, np.integer, np.floating))
+                and not isinstance(rate, bool) and 0 < rate <= 1):
+            raise SamplingError(f"{name} must be in (0, 1]: the share of {what} deals "
+                                "whose trick count is searched")
     rate = s.misere_count_rate
     if not (isinstance(rate, (int, float, np.integer, np.floating))
             and not isinstance(rate, bool) and 0 < rate <= 1):

@@ -79,7 +79,9 @@ class Analysis:
     same as pandas DataFrames (built on first use, so that a report that does not need them
     does not import pandas). ``tricks[(rung_id, trump)]`` holds the per-sample tricks (trump =
     strain letter or None; -1: a failure whose count was not searched, ``fail_count_rate``,
-    or a misère search past its node budget not searched to the end, ``misere_count_rate``),
+    or a misère search past its node budget not searched to the end, ``misere_count_rate``;
+    ``-2 - T``: a make of the search's lowest target ``T`` whose count was not searched,
+    ``make_count_rate``, :func:`~.statistics.marked_floor`),
     ``payoffs[rung_id]`` the per-sample estimator terms of the net counters of the chosen
     trump of every priced rung (the net counters themselves when every count is known:
     their mean is the EV, their SE its SE; see :mod:`.statistics`), and

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -30,7 +30,7 @@ from .statistics import CandidateStats, ac_se, diff_se, se
 __all__ = ["DEFAULT_SAMPLES", "FLIP_MAX", "FORECAST_FROM", "LAST_STEP", "LOOK_AHEAD",
            "PRECISION_START", "RESOLVE_MIN", "ROUND", "SE_TARGET", "TIME_STEP",
            "WORKERS_PER_ROUND_AHEAD", "Z_OUT", "WorkCount", "decided_by_cap", "deals_for_se",
-           "forecast", "run_rounds", "settle", "solve_before"]
+           "floor_bid", "forecast", "run_rounds", "settle", "solve_before"]
 
 LAST_STEP = 5
 """When only the best bid's P(make) keeps its search going (:func:`settle`), the next round
@@ -115,8 +115,7 @@ def settle(stats: Sequence[CandidateStats], rec: Recommendation | None = None,
             if v.known[b]:
                 good[b] = True
             else:
-                wanted = deals_for_se(st.p_make, st.samples,
-                                      st.p_make_se if st.controlled else None)
+                wanted = deals_for_se(st.p_make, st.samples, _measured_se(st))
     ok: dict[SolveKey, bool] = {}
     for st, g in zip(stats, good, strict=True):
         key = st.candidate.key
@@ -163,8 +162,7 @@ def forecast(stats: Sequence[CandidateStats], rec: Recommendation | None,
         return False, 0
     if not loose:
         return True, 0
-    return False, max(deals_for_se(st.p_make, st.samples, st.p_make_se if st.controlled
-                                   else None) for st in loose)
+    return False, max(deals_for_se(st.p_make, st.samples, _measured_se(st)) for st in loose)
 
 
 class _Value(NamedTuple):
@@ -267,12 +265,35 @@ def no_bids(result: Evaluation) -> frozenset[str]:
 
 
 def p_make_se(st: CandidateStats) -> float:
-    """The SE that settles a row's P(make): the control-variate adjusted one when the row has
-    it, else Agresti-Coull's at its proportion (:func:`ac_se`)."""
-    if st.controlled:
-        return st.p_make_se
+    """The SE that settles a row's P(make): the one measured from its terms when the row has
+    one (:func:`_measured_se`), else Agresti-Coull's at its proportion (:func:`ac_se`)."""
+    measured = _measured_se(st)
+    if measured is not None:
+        return measured
     n = st.samples
     return ac_se(round(st.p_make * n), n)
+
+
+def _measured_se(st: CandidateStats) -> float | None:
+    """A row's P(make) SE from its terms, where a proportion's would understate or overstate
+    it: control-variate adjusted terms, or a row above its search's lowest rung whose makes
+    were sampled (their terms are not 0 or 1). Else None."""
+    return st.p_make_se if st.controlled or st.makes_sampled else None
+
+
+def floor_bid(result: Evaluation, wanted: int, floors: Mapping[SolveKey, int]
+              ) -> SolveKey | None:
+    """The search whose later makes need no counts: that of the best bid when only its
+    P(make) keeps the rounds going (``wanted`` > 0, :func:`settle`) and it is its search's
+    lowest rung (``floors``), whose P(make) the yes/no answers give. Else None."""
+    if not wanted:
+        return None
+    v = _verdicts(result.stats, result.recommendation, no_bids(result))
+    if v.best is None:
+        return None
+    cand = result.stats[v.best].candidate
+    target = next(r["target"] for r in result.rows if r["rung"] == cand.rung_id)
+    return cand.key if floors.get(cand.key) == target else None
 
 
 def deals_for_se(p: float, n: int, se_now: float | None = None) -> int:
@@ -377,6 +398,9 @@ def run_rounds(score: Callable[[bool], Evaluation], solver: Solver, sampler: Sam
             rec = result.recommendation
             settled, wanted = settle(result.stats, rec, no_bids(result))
             solver.stop_ahead(settled)
+            if precision is None:
+                # from the round after next: the next one's jobs were started ahead already
+                solver.sample_makes(floor_bid(result, wanted, solver.floors), m + ROUND)
             if deadline is not None and time.perf_counter() > deadline:
                 result.time_limited = any(k not in settled for k in solver.keys)
                 if result.time_limited:

@@ -14,7 +14,13 @@ variance of that subsample (``rates``: the share of failures counted).
 A search goes two-phase only if at least :data:`~boston_sim.config.TWO_PHASE_MIN_FAIL_SHARE`
 of its first :data:`PILOT` deals failed ``T`` (asked as questions, not counted); else it counts
 every deal, the pilot's answers serving as the counts' first guesses: where makes are common
-the question costs about as much as the count it precedes."""
+the question costs about as much as the count it precedes.
+
+Once a search's only open row is its lowest rung's, as the best bid whose P(make) is still
+loose (:func:`~boston_sim.analysis.rounds.run_rounds`), its makes from a given deal on are
+counted only on a seeded share too (:meth:`Solver.sample_makes`): the answers give that
+P(make) exactly, and the counted makes the over-tricks' payments; an uncounted make is
+recorded as :func:`~.statistics.mark_make` of ``T``."""
 
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ from ..sampler import Samples, nth_card
 from ..solver import CEILING_FIELD, COUNT_OP, FLOOR_FIELD, JOB_WIDTH, OP_FIELD, TARGET_FIELD
 from .ahead import PART_DEALS, Ahead, Jobs
 from .plan import SolveKey
+from .statistics import UNCOUNTED_FAIL, mark_make
 
 PILOT = 8
 """Deals whose "at least T?" answers decide whether a trick search goes two-phase."""
@@ -36,8 +43,8 @@ MIN_COUNTED = 4
 mean is then never missing, and the few first counts steady its variance estimate."""
 
 NO_TRICK = 0  # the misère question: can the declarer take no trick?
-UNCOUNTED = -1  # a two-phase trick search's failed deal whose count was not searched
-# (and a misère deal past its node budget whose search gave up)
+UNCOUNTED = UNCOUNTED_FAIL  # a two-phase trick search's failed deal whose count was not
+# searched (and a misère deal past its node budget whose search gave up)
 FAIL_COUNT_STREAM = 0x6661696C  # the failures' coin flips: a random stream of their own
 MISERE_STREAM = 0x6D697365  # the coin flips of the misère searches past their budget
 MISERE_LEVELS = 2
@@ -69,6 +76,17 @@ def partner_draws(seed: int, n: int, k: int) -> np.ndarray:
     seq = np.random.SeedSequence([int(seed), PARTNER_STREAM])
     u = np.random.Generator(np.random.PCG64(seq)).random(n)
     return np.minimum((u * k).astype(np.int64), k - 1)
+
+
+def made_floor(t: np.ndarray, floor: int) -> np.ndarray:
+    """Which recorded results of a trick search made its lowest target ``floor`` (a count
+    from it up, or an uncounted make)."""
+    return (t >= floor) | (t < UNCOUNTED)
+
+
+def counted_share(stratum: np.ndarray, t: np.ndarray) -> float:
+    """The share of a stratum's deals whose counts are known (1 for an empty stratum)."""
+    return float((stratum & (t >= 0)).sum() / stratum.sum()) if stratum.any() else 1.0
 
 
 def job_rows(row: Sequence[int] | np.ndarray, k: int) -> np.ndarray:
@@ -214,13 +232,15 @@ class Solver:
     ``floors`` (trick key -> lowest target) and ``fail_rate`` < 1 make those trick keys
     two-phase where their pilot mostly failed (module docstring), the counted failures drawn
     from ``seed`` (:func:`fail_count_uniforms`); :attr:`rates` gives each key's share of
-    failures counted; ``value_searches`` counts the exact counts searched, ``questions`` the
-    yes/no questions."""
+    failures (and makes) counted; ``value_searches`` counts the exact counts searched,
+    ``questions`` the yes/no questions. ``make_rate`` < 1: the share of makes counted in a
+    search that :meth:`sample_makes` names, from the deal it names on."""
 
     def __init__(self, keys: Sequence[SolveKey], declarer: int,
                  tick: Callable[[int], None] | None = None, misere_tricks: str = "bool",
                  floors: dict[SolveKey, int] | None = None, fail_rate: float = 1.0,
-                 seed: int = 0, misere_budget: int = 0, misere_rate: float = 1.0) -> None:
+                 seed: int = 0, misere_budget: int = 0, misere_rate: float = 1.0,
+                 make_rate: float = 1.0) -> None:
         from .. import solver  # numba: imported when an analysis runs, not with the package
 
         self._solver = solver
@@ -236,6 +256,11 @@ class Solver:
         self.fail_rate = float(fail_rate)
         self.seed = seed
         self.two_phase: dict[SolveKey, bool] = {}  # the pilot's decision, once made
+        self.make_rate = float(make_rate)
+        self.fewer_makes: SolveKey | None = None  # the key whose makes are sampled ...
+        self.makes_from = 0  # ... from this deal on
+        self.makes_sampled: set[SolveKey] = set()  # keys that sampled their makes
+        self.switched: set[SolveKey] = set()  # ... of which those the pilot left exact
         self._answers: dict[SolveKey, np.ndarray] = {}  # "at least T?" of deals not yet counted
         self._coins: dict[int, np.ndarray] = {}  # per stream, the pool's uniforms so far
         self.misere_budget = int(misere_budget) if misere_rate < 1 else 0
@@ -406,12 +431,10 @@ class Solver:
         (:func:`tier_chances`)."""
         out = {}
         for key, t in self.results.items():
-            q = 1.0
+            out[key] = np.ones(len(t))
             if self.two_phase.get(key):
-                failed = t < self.floors[key]
-                if failed.any():
-                    q = float((failed & (t >= 0)).sum() / failed.sum())
-            out[key] = np.full(len(t), q)
+                made = made_floor(t, self.floors[key])
+                out[key] = np.where(made, counted_share(made, t), counted_share(~made, t))
             hard = self.hard.get(key)
             if hard is not None and hard.any():
                 out[key] = tier_chances(hard, self.misere_rate)
@@ -419,6 +442,44 @@ class Solver:
 
     def _may_go_two_phase(self, key: SolveKey) -> bool:
         return key.mode == "at_least" and self.fail_rate < 1 and self.floors.get(key, 0) > 0
+
+    def sample_makes(self, key: SolveKey | None, start: int) -> None:
+        """Count only a seeded share (``make_rate``) of ``key``'s makes, as of its failures,
+        from the round that begins at deal ``start`` or later: its rows need only its yes/no
+        answers (module docstring); None: count every make again. A search that counted
+        every deal goes two-phase there: its rounds ask first, and the counts its look-ahead
+        started from ``start`` on are stopped (those before it, which that look-ahead began
+        first, are what its rounds will ask). Named again, a key keeps its first start."""
+        if self.make_rate >= 1 or key == self.fewer_makes:
+            return
+        self.fewer_makes = None
+        if key is None or key.mode != "at_least" or self.floors.get(key, 0) <= 0:
+            return
+        self.fewer_makes, self.makes_from = key, start
+        if not self.two_phase.get(key) and self._ahead is not None:
+            self._ahead.stop_from(key, start)
+
+    def _asked_from(self, key: SolveKey) -> int | None:
+        """The first deal of ``key`` whose round asks "at least T?" first (None: none)."""
+        if self.two_phase.get(key):
+            return 0
+        return self.makes_from if key == self.fewer_makes else None
+
+    def _switch(self, keys: Sequence[SolveKey]) -> None:
+        """A round of the key named by :meth:`sample_makes` begins at its start: from now on
+        its rounds ask first."""
+        key = self.fewer_makes
+        if key in keys and len(self.results[key]) >= self.makes_from:
+            self.makes_sampled.add(key)
+            if not self.two_phase.get(key):
+                self.two_phase[key] = True
+                self.switched.add(key)
+
+    def _make_rates(self, key: SolveKey, deal: np.ndarray) -> np.ndarray:
+        """The share of makes counted on each of ``key``'s deals ``deal``."""
+        if key != self.fewer_makes:
+            return np.ones(len(deal))
+        return np.where(deal >= self.makes_from, self.make_rate, 1.0)
 
     def uniforms(self, n: int, stream: int = FAIL_COUNT_STREAM) -> np.ndarray:
         """:func:`fail_count_uniforms` of the first ``n`` deals of the pool (the failures'
@@ -477,11 +538,14 @@ class Solver:
         ans = self._answers.pop(key, np.empty(0, np.int8))
         done, m = len(self.results[key]), len(ans)
         made = ans == 1
-        failed = ~made
-        rank = int((self.results[key] < t).sum()) + np.cumsum(failed)
-        pick = made | (failed & ((rank <= MIN_COUNTED)
-                                 | (self.uniforms(done + m)[done:] < self.fail_rate)))
-        res = np.where(pick, 0, UNCOUNTED).astype(np.int8)
+        before = made_floor(self.results[key], t)
+        coin = self.uniforms(done + m)[done:]
+        pick = np.zeros(m, bool)
+        for mine, seen, rate in ((made, before, self._make_rates(key, done + np.arange(m))),
+                                 (~made, ~before, self.fail_rate)):
+            rank = int(seen.sum()) + np.cumsum(mine)
+            pick |= mine & ((rank <= MIN_COUNTED) | (coin < rate))
+        res = np.where(pick, 0, np.where(made, mark_make(t), UNCOUNTED)).astype(np.int8)
         sel = np.flatnonzero(pick)
         self._counted_to[key] = done + m
         batch.add(key, self._deals_for(key, done, done + m),
@@ -513,7 +577,8 @@ class Solver:
                 continue
             made = ans == 1
             coin = self.uniforms(int(jobs.deal.max()) + 1)[jobs.deal]
-            new = (made | (coin < self.fail_rate)) & (jobs.deal >= self._counted_to.get(key, 0))
+            drawn = coin < np.where(made, self._make_rates(key, jobs.deal), self.fail_rate)
+            new = drawn & (jobs.deal >= self._counted_to.get(key, 0))
             if new.any():
                 j = jobs.where(new)
                 self._ahead.start(Jobs(j.hands, self._count_rows(key, 0, j.deal, made[new]),
@@ -581,14 +646,18 @@ class Solver:
                 look.start(made[key].where(mine), [key] * int(mine.sum()))
 
     def _jobs_of(self, key: SolveKey, lo: int, hi: int) -> Jobs:
-        """The jobs a round of ``key`` on deals ``lo .. hi-1`` asks first: a two-phase key's
-        questions, another's counts or misères."""
-        if self.two_phase.get(key):
-            deals, rows = self._question_rows(key, lo, hi)
-            todo = np.arange(len(deals))
-        else:
-            deals, rows, todo, _ = self._exact_rows(key, lo, hi)
-        return Jobs(deals[todo], rows, lo + todo)
+        """The jobs the rounds of ``key`` on deals ``lo .. hi-1`` ask first: a two-phase
+        key's questions (from :meth:`_asked_from` on), another's counts or misères."""
+        cut = self._asked_from(key)
+        cut = hi if cut is None else min(max(cut, lo), hi)
+        parts = []
+        if lo < cut:
+            deals, rows, todo, _ = self._exact_rows(key, lo, cut)
+            parts.append(Jobs(deals[todo], rows, lo + todo))
+        if cut < hi:
+            deals, rows = self._question_rows(key, cut, hi)
+            parts.append(Jobs(deals, rows, cut + np.arange(len(deals))))
+        return Jobs.joined(parts)
 
     def _start_early(self, keys: Sequence[SolveKey], n: int) -> Ahead | None:
         """Start, in the workers' idle time, the misère and "exactly" searches of ``keys``
@@ -659,6 +728,7 @@ class Solver:
         :meth:`drop_ahead`); later calls take the answers of those they need (:class:`Ahead`).
         Answers depend only on deal and job, so the results are the same with or without."""
         keys = [k for k in keys if len(self.results[k]) < n]
+        self._switch(keys)
         early = None
         if self._ahead is not None:
             self._ahead.begin()

@@ -15,6 +15,11 @@ only through O(1/n) terms; tested for calibration), paired differences too.
 a search that stayed exact) has ``q_i`` = 1, so its term is its own ``f(t)``; the ``c_i`` still
 take every other counted failure, which leaves each term's mean ``E[f]``.
 
+The makes may be subsampled as well (a search whose best bid needs only its yes/no answers,
+:mod:`.solving`): where a make has ``q_i`` < 1 the makes are a second stratum with terms of
+their own (``c_i`` over the other counted makes, ``f(T)`` when there is none); an uncounted
+make is recorded as :func:`mark_make` of ``T``. The strata are :func:`strata`.
+
 The SEs of the probabilities (P(make), P(loss)) are Agresti-Coull's (:func:`ac_mean_se`),
 never 0; CVaR's SE comes from a seeded bootstrap that reweighs the failures as the estimate
 does (:func:`cvar_se`), or, once the tail holds many deals, from its influence function.
@@ -45,8 +50,11 @@ BOOT_TAIL_DEALS = 50  # CVaR's SE: bootstrap while its tail holds at most this m
 BOOT_DRAWS = 200  # ... from this many resamples
 BOOT_SEED = 0x43566152  # ... drawn from a stream of their own, so that a seed fixes them
 PSEUDO_DEALS = 0.3  # ... with this share of a deal at the next worse result (calibrated)
-MADE, COUNTED, UNCOUNTED_FAIL = 0, 1, 2  # a deal's kind in the bootstrap: weight 1, F/K, 0
+MADE, COUNTED, UNCOUNTED = 0, 1, 2  # a deal's kind in the bootstrap: weight 1, F/K, 0
+UNCOUNTED_FAIL = -1  # a failure whose count was not searched (or a misère past its budget)
+MAKE_MARK = -2  # an uncounted make of lowest target T is recorded as MAKE_MARK - T
 CUM_EPS = 1e-12  # relative slack for a cumulative weight that should reach a share exactly
+MAX_STRATA = 2  # subsampled strata of one search: its failures and its makes (:func:`strata`)
 
 
 @dataclass
@@ -82,6 +90,8 @@ class CandidateStats:
     # what :func:`cvar_se` needs while ``cvar5_se`` waits for :func:`fill_risk_se`
     risk_inputs: tuple | None = field(default=None, repr=False, compare=False)
 
+    makes_sampled: bool = False  # some makes' counts were left out (their own stratum)
+
     @property
     def samples(self) -> int:
         return len(self.tricks)
@@ -100,52 +110,81 @@ def all_exact(q: float | np.ndarray) -> bool:
     return bool(np.all(np.asarray(q) >= 1))
 
 
-def _sampled(t: np.ndarray, floor: int, stratum: np.ndarray | None) -> tuple[np.ndarray, int]:
-    """The deals of the subsampled stratum (the failures ``t < floor``, or ``stratum``) and
-    the count that stands for them while none of them is known (``floor - 1``, or a misère's
-    made count 0)."""
-    if stratum is None:
-        return t < floor, floor - 1
-    return np.asarray(stratum, bool), 0
+def mark_make(floor: int) -> int:
+    """The record of a make of ``floor`` whose count was not searched: below -1 (an uncounted
+    failure), and its floor read back by :func:`marked_floor`."""
+    return MAKE_MARK - floor
+
+
+def marked_floor(t: np.ndarray) -> np.ndarray:
+    """Per record, the floor an uncounted make is known to reach (:func:`mark_make`), else -1."""
+    t = np.asarray(t)
+    return np.where(t <= MAKE_MARK - 1, MAKE_MARK - t, -1)
+
+
+Stratum = tuple[np.ndarray, int]
+"""A subsampled stratum: its deals (a mask), and the count that stands for them while none
+of them is known."""
+
+
+def strata(t: np.ndarray, floor: int, q: float | np.ndarray,
+           stratum: np.ndarray | None = None) -> list[Stratum]:
+    """The subsampled strata of a search's deals: a misère's ``stratum`` (deals past the node
+    budget, at 0 tricks while none is known); else the failures ``t < floor`` (at
+    ``floor - 1``), and the makes (at ``floor``) when ``q`` gives each deal its rate and a
+    make's is below 1 (one rate is the failures')."""
+    if stratum is not None:
+        return [(np.asarray(stratum, bool), 0)]
+    made = (t >= floor) | (t < UNCOUNTED_FAIL)
+    out = [(~made, floor - 1)]
+    if np.ndim(q) and (np.asarray(q)[made] < 1).any():
+        out.append((made, floor))
+    return out
 
 
 def sample_weights(t: np.ndarray, floor: int, q: float | np.ndarray,
                    stratum: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The weighted empirical distribution of a two-phase search's tricks: each deal's count
-    and weight. A make weighs 1; the counted failures share the failures' exact mass (in
-    proportion to ``1 / q_i``: failures / counted for one rate; an uncounted failure 0), as
-    in the ratio estimate of the EV; when none was counted, the failures lie at
-    ``floor - 1``. All 1 when ``q`` = 1.
-    ``stratum``: the subsampled deals when they are not the failures (a misère's searches
-    past their node budget), which lie at 0 tricks (made) while none is known."""
+    and weight. A deal outside the strata weighs 1; the counted deals of a stratum share its
+    exact mass (in proportion to ``1 / q_i``: failures / counted for one rate; an uncounted
+    deal 0), as in the ratio estimate of the EV; when none was counted, the stratum lies at
+    its fallback count (:func:`strata`). All 1 when ``q`` = 1."""
     if all_exact(q):
         return t, np.ones(len(t))
-    failed, fallback = _sampled(t, floor, stratum)
-    counted = failed & (t >= 0)
-    if not counted.any():
-        return np.where(failed, fallback, t), np.ones(len(t))
-    inv = np.where(counted, 1.0 / per_deal(q, t), 0.0)
-    return t, np.where(failed, inv * (failed.sum() / inv.sum()), 1.0)
+    tw, w = t.copy(), np.ones(len(t))
+    rate = per_deal(q, t)
+    for mask, fallback in strata(t, floor, q, stratum):
+        counted = mask & (t >= 0)
+        if not counted.any():
+            tw[mask] = fallback
+            continue
+        share = np.zeros(len(t))
+        share[counted] = 1.0 / rate[counted]
+        w[mask] = share[mask] * (mask.sum() / share.sum())
+    return tw, w
 
 
 def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int,
                     q: float | np.ndarray, stratum: np.ndarray | None = None) -> np.ndarray:
     """The terms ``y`` whose mean estimates ``E[values[t]]`` (module docstring); ``q``: one
     rate, or each deal's. With every ``q_i`` = 1 every count is known and ``y = values[t]``.
-    ``stratum``: as :func:`sample_weights`."""
+    ``stratum``: as :func:`strata`."""
     f = values[np.maximum(t, 0)].astype(float)
     if all_exact(q):
         return f
+    groups = strata(t, floor, q, stratum)
     q = per_deal(q, t)
-    sampled, fallback = _sampled(t, floor, stratum)
-    counted = (t >= 0) & sampled
-    k = int(counted.sum())
-    total = float(f[counted].sum())
-    others = np.where(counted, k - 1, k)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c = np.where(others > 0, (total - np.where(counted, f, 0.0)) / others,
-                     float(values[fallback]))
-        return np.where(~sampled, f, np.where(counted, c + (f - c) / q, c))
+    y = f.copy()
+    for mask, fallback in groups:
+        counted = (t >= 0) & mask
+        k = int(counted.sum())
+        total = float(f[counted].sum())
+        others = np.where(counted, k - 1, k)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            c = np.where(others > 0, (total - np.where(counted, f, 0.0)) / others,
+                         float(values[fallback]))
+            y = np.where(mask, np.where(counted, c + (f - c) / q, c), y)
+    return y
 
 
 def weighted_cvar(x: np.ndarray, w: np.ndarray, tail: float) -> float:
@@ -186,14 +225,30 @@ class Solved:
         return len(self.t)
 
     @property
-    def sampled(self) -> np.ndarray:
-        """The deals of the subsampled stratum (:func:`sample_weights`)."""
-        return _sampled(self.t, self.floor, self.stratum)[0]
+    def strata(self) -> list[Stratum]:
+        """Its subsampled strata (:func:`strata`; none when every count is known)."""
+        return [] if self.exact else strata(self.t, self.floor, self.q, self.stratum)
 
     @property
-    def fallback(self) -> int:
-        """The count that stands for the stratum while none of its deals is known."""
-        return _sampled(self.t, self.floor, self.stratum)[1]
+    def stratum_of(self) -> np.ndarray:
+        """Per deal, the number of its subsampled stratum from 1 (0: none)."""
+        out = np.zeros(len(self.t), np.int64)
+        for i, (mask, _) in enumerate(self.strata):
+            out[mask] = i + 1
+        return out
+
+    @property
+    def fallback_t(self) -> np.ndarray:
+        """Per deal, its count, or its stratum's fallback count where it is not known."""
+        out = self.t.astype(np.int64)
+        for mask, fallback in self.strata:
+            out[mask & (self.t < 0)] = fallback
+        return out
+
+    @property
+    def makes_sampled(self) -> bool:
+        """Whether the makes are a subsampled stratum of their own (:func:`strata`)."""
+        return self.stratum is None and len(self.strata) > 1
 
     def terms(self, values: np.ndarray) -> np.ndarray:
         """:func:`estimator_terms` of ``values`` over this candidate's deals, worked out once
@@ -281,7 +336,8 @@ def parts_stats(cand: Candidate, parts: Parts, threshold: float,
                             tw.astype(np.int64), weights=w, minlength=TRICK_COUNTS)[
                             :TRICK_COUNTS] / m],
                         priced=first.priced, suit_rank=first.suit_rank,
-                        controlled=mix.controlled and m >= MIN_DEALS)
+                        controlled=mix.controlled and m >= MIN_DEALS,
+                        makes_sampled=any(s.makes_sampled for s, _ in parts))
     if st.priced:
         _price(st, mix, threshold, risk_se)
     return st
@@ -305,8 +361,9 @@ def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> No
     x = mix.gather(lambda s: s.net[s.tw])
     known = w > 0
     st.net_sample = (x[known], w[known])
-    # an uncounted failure weighs 0; were none counted, it would lie at the fallback count
-    x = np.where(known, x, mix.gather(lambda s: np.full(len(s), s.net[max(s.fallback, 0)])))
+    # an uncounted deal weighs 0; were none of its stratum counted, it would lie at the
+    # stratum's fallback count
+    x = np.where(known, x, mix.gather(lambda s: s.net[np.maximum(s.fallback_t, 0)]))
     if all(s.exact for s, _ in mix.parts):
         k = max(1, math.ceil(CVAR_TAIL * len(net_s)))
         st.cvar5, tail = float(np.sort(net_s)[:k].mean()), k / len(net_s)
@@ -351,13 +408,14 @@ def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarr
     than what was seen can happen. The share is the one whose SEs match the spread across
     seeds of exact and two-phase synthetic tails."""
     index = {id(s): i for i, (s, _) in enumerate(mix.parts)}
-    part = mix.gather(lambda s: np.full(len(s), index[id(s)]))
+    # a group per part and stratum: each has its counted deals reweighed on its own
+    group = mix.gather(lambda s: index[id(s)] * (MAX_STRATA + 1) + s.stratum_of)
     t = mix.gather(lambda s: s.t)
-    sampled = mix.gather(lambda s: s.sampled & (not s.exact))
+    sampled = mix.gather(lambda s: s.stratum_of > 0)
     kind = np.where(~sampled | (w > 0) & (t < 0), MADE,
-                    np.where(t >= 0, COUNTED, UNCOUNTED_FAIL))
+                    np.where(t >= 0, COUNTED, UNCOUNTED))
     inv_q = np.where(kind == COUNTED, 1.0 / mix.gather(lambda s: per_deal(s.q, s.t)), 1.0)
-    classes, inverse = np.unique(np.stack([part, kind, x, inv_q], axis=1), axis=0,
+    classes, inverse = np.unique(np.stack([group, kind, x, inv_q], axis=1), axis=0,
                                  return_inverse=True)
     counts = np.bincount(inverse.ravel(), minlength=len(classes)).astype(float)
     possible = np.unique(np.concatenate([s.net[~np.isnan(s.net)] for s, _ in mix.parts]))
@@ -370,16 +428,16 @@ def _boot_cvar(x: np.ndarray, w: np.ndarray, tail: float, mix: _Mix) -> np.ndarr
     unit = np.where(classes[:, 1] == MADE, 1.0, 0.0) * np.ones((BOOT_DRAWS, 1))
     if len(worse):
         unit[:, -1] = w.max()  # the pseudo-deal weighs as much as the heaviest deal
-    for p in range(len(mix.parts)):
-        mine = classes[:, 0] == p
-        fails = drawn[:, mine & (classes[:, 1] != MADE)].sum(axis=1)
+    for g in np.unique(group[sampled]):
+        mine = classes[:, 0] == g
+        members = drawn[:, mine & (classes[:, 1] != MADE)].sum(axis=1)
         counted = mine & (classes[:, 1] == COUNTED)
         k = drawn[:, counted].sum(axis=1)
         share = drawn[:, counted] @ classes[counted, 3]
         with np.errstate(invalid="ignore", divide="ignore"):
-            unit[:, counted] = (fails / share)[:, None] * classes[counted, 3]
-        # a resample with no counted failure puts its failures at the fallback (weight 1)
-        unit[:, mine & (classes[:, 1] == UNCOUNTED_FAIL)] = (k == 0)[:, None]
+            unit[:, counted] = (members / share)[:, None] * classes[counted, 3]
+        # a resample with none of the stratum counted puts it at the fallback (weight 1)
+        unit[:, mine & (classes[:, 1] == UNCOUNTED)] = (k == 0)[:, None]
     order = np.argsort(classes[:, 2], kind="stable")
     with np.errstate(invalid="ignore", divide="ignore"):
         mass = np.nan_to_num((drawn * unit)[:, order], nan=0.0, posinf=0.0)

@@ -3,9 +3,10 @@ the seat, the rule set and each contending rung's double-dummy result) and the d
 which the recommended bid fails, as four hands.
 
 A deal's result for a rung is the one the analysis used: tricks for a trick contract (a
-failure whose count was not searched reads ``fewer than N``), made or failed for a yes/no
-search (misère, Piccolissimo; a misère search past its node budget that was not searched to
-the end reads ``undecided``)."""
+failure whose count was not searched reads ``<N``, a make whose count was not searched
+``>=T``: made for a rung of at most ``T`` tricks, else ``undecided``), made or failed for a
+yes/no search (misère, Piccolissimo; a misère search past its node budget that was not
+searched to the end reads ``undecided``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..analysis.result import is_missing
+from ..analysis.statistics import marked_floor
 from ..cards import COMPASS, PLAY_SEATS, format_deal, format_hand, play_seat_to_compass
 
 if TYPE_CHECKING:
@@ -58,27 +60,35 @@ def rung_tricks(a: Analysis, row: dict[str, Any]) -> np.ndarray | None:
 
 
 def made(row: dict[str, Any], tricks: np.ndarray) -> np.ndarray:
-    """Whether the contract of ``row`` was made on each deal."""
+    """Whether the contract of ``row`` was made on each deal (an uncounted make: if it
+    reached the row's target)."""
     if row["kind"] == "zero":
         return tricks == 0
     if row["kind"] == "exactly":
         return tricks == row["target"]
-    return tricks >= row["target"]
+    return (tricks >= row["target"]) | (marked_floor(tricks) >= row["target"])
 
 
 def known(row: dict[str, Any], tricks: np.ndarray) -> np.ndarray:
-    """Whether each deal's outcome is known (a yes/no search may have been left undecided)."""
-    return (tricks != _UNKNOWN_COUNT) | (row["kind"] == "at_least")
+    """Whether each deal's outcome is known (a yes/no search may have been left undecided,
+    and an uncounted make is known to make only its search's lowest target)."""
+    if row["kind"] == "at_least":
+        floor = marked_floor(tricks)
+        return (floor < 0) | (floor >= row["target"])
+    return tricks != _UNKNOWN_COUNT
 
 
 def result_text(row: dict[str, Any], tricks: int) -> str:
     """One deal's result for one rung, e.g. ``S 7 made``, ``NT failed`` or ``NT undecided``."""
     ok = bool(made(row, np.array([tricks]))[0])
-    outcome = "made" if ok else "failed"
+    sure = bool(known(row, np.array([tricks]))[0])
+    outcome = ("made" if ok else "failed") if sure else "undecided"
     strain = "NT" if is_missing(row["trump"]) else str(row["trump"])
     if row["kind"] != "at_least":
-        return f"{strain} {outcome if known(row, np.array([tricks]))[0] else 'undecided'}"
-    count = f"<{row['target']}" if tricks == _UNKNOWN_COUNT else str(tricks)
+        return f"{strain} {outcome}"
+    floor = int(marked_floor(np.array([tricks]))[0])
+    count = (f"<{row['target']}" if tricks == _UNKNOWN_COUNT
+             else f">={floor}" if floor >= 0 else str(tricks))
     return f"{strain} {count} {outcome}"
 
 
@@ -121,7 +131,7 @@ def failure_lines(a: Analysis, n: int) -> list[str]:
     failed = np.flatnonzero(~made(row, t) & known(row, t))
     undecided = int((~known(row, t)).sum())
     out = [f"{row['name']} fails on {len(failed)} of {len(t)} deals"
-           + (f" ({undecided} undecided: searched past the node budget)" if undecided else "")
+           + (f" ({undecided} undecided: not searched to the end)" if undecided else "")
            + (f"; the first {min(n, len(failed))}:" if len(failed) else "")]
     decl = _declarer(a)
     for i in failed[:n]:

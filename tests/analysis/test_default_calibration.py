@@ -17,11 +17,13 @@ SEEDS = 30
 REFERENCE_SAMPLES = 600
 REFERENCE_SEED = 10_000
 # (hand, seat, rung, trump, estimates): a strong hand whose Six is the bid (exact counts,
-# stops at its P(make)'s SE), and a weak one whose Boston is hopeless (two-phase counts,
-# settled after one round)
+# stops at its P(make)'s SE), a weak one whose Boston is hopeless (two-phase counts,
+# settled after one round), and one whose Boston is the bid and its search's lowest rung
+# (its makes sampled once only its P(make) is open, some 100 deals)
 CASES = [
     ("KQJT9.AK.QJ2.432", "eldest", "six", "S", ("ev_net", "p_make")),
     ("AQJT9.K2.Q72.432", "eldest", "boston", "S", ("ev_net",)),
+    ("T93.Q2.AK94.AKQ4", "eldest", "boston", "C", ("ev_net", "p_make")),
 ]
 
 

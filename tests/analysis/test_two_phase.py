@@ -131,14 +131,15 @@ def test_estimator_terms_follow_the_written_out_rule(t):
 def test_exactly_counted_failures_enter_with_rate_one():
     """Mixed rates (some deals counted for sure, then coin-drawn ones): a sure deal's term
     is its own f(t); a drawn failure's weighs (f - c_i) by 1/q; and over the coins the
-    terms' mean is E[f] (enumerated: every pattern of counted two-phase failures)."""
+    terms' mean is E[f] (enumerated: every pattern of counted two-phase failures). Every
+    make is counted (its rate 1)."""
     from itertools import product
 
     from boston_sim.analysis.statistics import estimator_terms
 
     f_of = np.array([-150.0, -123, -93, -63, -33, 12, 14, 17, 20, 23, 26, 29, 31, 33])
     full = np.array([2, 6, 3, 1, 4, 7, 2, 0], dtype=np.int8)
-    q = np.array([1, 1, 1, 0.3, 0.3, 0.3, 0.3, 0.3])
+    q = np.array([1, 1, 1, 0.3, 0.3, 1, 0.3, 0.3])
     y = estimator_terms(full, f_of, 5, q)
     assert y == pytest.approx(_terms(full, f_of, 5, q))
     assert y[:3].tolist() == f_of[full[:3]].tolist()

@@ -202,6 +202,7 @@ _SOLVABLE = "N:AKQJ.AKQJ.AKQJ.A T987.T987.T987.K 6543.6543.6543.Q 2.2.2.JT987654
 @pytest.mark.parametrize("name, value, needle", [
     ("BOSTON_SIM_FAIL_COUNT_RATE", "abc", "a number above 0 and at most 1, got 'abc'"),
     ("BOSTON_SIM_MISERE_COUNT_RATE", "0", "a number above 0 and at most 1, got '0'"),
+    ("BOSTON_SIM_MAKE_COUNT_RATE", "1.5", "a number above 0 and at most 1, got '1.5'"),
     ("BOSTON_SIM_TWO_PHASE_MIN_FAIL_SHARE", "nan", "a number from 0 to 1, got 'nan'"),
     ("BOSTON_SIM_TT_BITS", "40", "a whole number from 12 to 26, got '40'"),
     ("BOSTON_SIM_CONTROL_VARIATES", "off", "0 or 1, got 'off'"),
