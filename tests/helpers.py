@@ -1,11 +1,15 @@
 """Small helpers several test files share (importable as ``helpers``: conftest puts tests/ on
 sys.path): the child processes of a process, whether one is alive, and a one-command CLI app
-that raises a given exception inside the CLI's error handling, and a built-in rule file with
-one text replaced."""
+that raises a given exception inside the CLI's error handling, a built-in rule file with
+one text replaced, and every pattern of a subsample's coins."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from itertools import product
 from pathlib import Path
+
+import numpy as np
 
 
 def children(pid: int) -> list[int]:
@@ -56,3 +60,18 @@ def rule_variant(tmp_path: Path, base: str, old: str, new: str) -> str:
     p = tmp_path / "variant.toml"
     p.write_text(text.replace(old, new, 1), encoding="utf-8")
     return str(p)
+
+
+def coin_patterns(full: np.ndarray, q: np.ndarray, drawn: list[int],
+                  uncounted: Callable[[int], int]) -> Iterator[tuple[np.ndarray, float]]:
+    """Every pattern of coins on the deals ``drawn`` (deal ``i`` counted with probability
+    ``q[i]``): the records, a deal not counted recorded as ``uncounted(its count)``, and the
+    pattern's probability."""
+    for coins in product((0, 1), repeat=len(drawn)):
+        t = full.copy()
+        p = 1.0
+        for i, c in zip(drawn, coins, strict=True):
+            p *= q[i] if c else 1 - q[i]
+            if not c:
+                t[i] = uncounted(int(full[i]))
+        yield t, p

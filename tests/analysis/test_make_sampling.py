@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import math
-from itertools import product
 
 import numpy as np
 import pytest
+from helpers import coin_patterns
 
 from boston_sim.analysis import SolveKey, Solver, analyze
 from boston_sim.analysis.plan import Candidate
@@ -59,13 +59,8 @@ def test_sampled_makes_terms_follow_the_rule_and_are_unbiased_over_the_coins():
     q = np.array([1, 1, 1, 0.3, 0.3, 0.5, 0.5, 0.3, 0.5, 0.5])
     drawn = [i for i in range(len(full)) if q[i] < 1]
     mean = np.zeros(len(full))
-    for coins in product((0, 1), repeat=len(drawn)):
-        t = full.copy()
-        p = 1.0
-        for i, c in zip(drawn, coins, strict=True):
-            p *= q[i] if c else 1 - q[i]
-            if not c:
-                t[i] = mark_make(FLOOR) if full[i] >= FLOOR else UNCOUNTED
+    for t, p in coin_patterns(full, q, drawn,
+                              lambda x: mark_make(FLOOR) if x >= FLOOR else UNCOUNTED):
         y = estimator_terms(t, F_OF, FLOOR, q)
         assert y == pytest.approx(_terms(t, F_OF, FLOOR, q))
         mean += p * y
@@ -247,3 +242,21 @@ def test_an_uncounted_make_reads_as_made_for_the_bid_and_undecided_above_it(bid_
     assert result_text(six, mark) == f"{row['trump']} >={FLOOR} undecided"
     assert made(row, np.array([mark])).tolist() == [True]
     assert known(six, np.array([mark, FLOOR + 1, UNCOUNTED])).tolist() == [False, True, True]
+
+
+def test_the_stopping_rule_reads_a_sampled_rows_p_make_se_from_its_terms():
+    """A rung above the floor estimated from the counted makes: its P(make) terms are not 0
+    or 1, so a proportion's SE on all the deals would claim more than the deals know."""
+    from boston_sim.analysis.rounds import p_make_se
+    from boston_sim.analysis.statistics import ac_se
+
+    rs = load_rules("boston_foster")
+    key = SolveKey(0, 0, 1, -1, "at_least")
+    s = _solve(3, 80, RATE)
+    vecs = (rs.payment_vector("six", "S"), rs.net_vector("six", "S"),
+            rs.rung("six").success_vector())
+    st = candidate_stats(Candidate("six", "S", 0, -1, key), s.results[key], *vecs, 0.0,
+                         floor=FLOOR, q=s.rates[key])
+    assert st.makes_sampled
+    assert p_make_se(st) == st.p_make_se
+    assert st.p_make_se > ac_se(round(st.p_make * st.samples), st.samples)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import coin_patterns
 
 from boston_sim.analysis import SolveKey, Solver, analyze
 from boston_sim.analysis.plan import Candidate
@@ -133,8 +134,6 @@ def test_exactly_counted_failures_enter_with_rate_one():
     is its own f(t); a drawn failure's weighs (f - c_i) by 1/q; and over the coins the
     terms' mean is E[f] (enumerated: every pattern of counted two-phase failures). Every
     make is counted (its rate 1)."""
-    from itertools import product
-
     from boston_sim.analysis.statistics import estimator_terms
 
     f_of = np.array([-150.0, -123, -93, -63, -33, 12, 14, 17, 20, 23, 26, 29, 31, 33])
@@ -145,13 +144,7 @@ def test_exactly_counted_failures_enter_with_rate_one():
     assert y[:3].tolist() == f_of[full[:3]].tolist()
     lots = [i for i in range(len(full)) if q[i] < 1 and full[i] < 5]
     mean = np.zeros(len(full))
-    for coins in product((0, 1), repeat=len(lots)):
-        t = full.copy()
-        p = 1.0
-        for i, c in zip(lots, coins, strict=True):
-            p *= q[i] if c else 1 - q[i]
-            if not c:
-                t[i] = UNCOUNTED
+    for t, p in coin_patterns(full, q, lots, lambda _: UNCOUNTED):
         yt = estimator_terms(t, f_of, 5, q)
         assert yt == pytest.approx(_terms(t, f_of, 5, q))
         mean += p * yt
