@@ -87,10 +87,9 @@ class CandidateStats:
     suit_rank: int = -1  # the trump's suit preference (ties between trumps), -1 for none
     cross_fit: tuple[Candidate, Candidate] | None = None
     controlled: bool = False  # P(make) and the EVs are the control-variate adjusted ones
+    makes_sampled: bool = False  # some makes' counts were left out (their own stratum)
     # what :func:`cvar_se` needs while ``cvar5_se`` waits for :func:`fill_risk_se`
     risk_inputs: tuple | None = field(default=None, repr=False, compare=False)
-
-    makes_sampled: bool = False  # some makes' counts were left out (their own stratum)
 
     @property
     def samples(self) -> int:
