@@ -260,3 +260,19 @@ def test_the_stopping_rule_reads_a_sampled_rows_p_make_se_from_its_terms():
     assert st.makes_sampled
     assert p_make_se(st) == st.p_make_se
     assert st.p_make_se > ac_se(round(st.p_make * st.samples), st.samples)
+
+
+def test_the_look_ahead_changes_no_number_when_the_makes_are_sampled(bid_runs, monkeypatch):
+    """The switch stops the counts run ahead from its start on and asks there instead
+    (``Ahead.stop_from``, ``Solver._jobs_of``): with the look-ahead two rounds deep (as on
+    four workers: past the switch's start) and without any look-ahead the numbers are the
+    same."""
+    from boston_sim.analysis import rounds
+
+    monkeypatch.setattr(rounds, "WORKERS_PER_ROUND_AHEAD", 1)
+    deep = analyze(BID_HAND, seed=0, threads=2)
+    monkeypatch.setattr(rounds, "LOOK_AHEAD", False)
+    plain = analyze(BID_HAND, seed=0, threads=2)
+    want = json.dumps(bid_runs[2].to_dict(), sort_keys=True)
+    assert json.dumps(deep.to_dict(), sort_keys=True) == want
+    assert json.dumps(plain.to_dict(), sort_keys=True) == want
