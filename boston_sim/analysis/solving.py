@@ -34,7 +34,7 @@ from ..sampler import Samples, nth_card
 from ..solver import CEILING_FIELD, COUNT_OP, FLOOR_FIELD, JOB_WIDTH, OP_FIELD, TARGET_FIELD
 from .ahead import PART_DEALS, Ahead, Jobs
 from .plan import SolveKey
-from .statistics import UNCOUNTED_FAIL, mark_make
+from .statistics import UNCOUNTED_FAIL, made_floor, mark_make
 
 PILOT = 8
 """Deals whose "at least T?" answers decide whether a trick search goes two-phase."""
@@ -76,12 +76,6 @@ def partner_draws(seed: int, n: int, k: int) -> np.ndarray:
     seq = np.random.SeedSequence([int(seed), PARTNER_STREAM])
     u = np.random.Generator(np.random.PCG64(seq)).random(n)
     return np.minimum((u * k).astype(np.int64), k - 1)
-
-
-def made_floor(t: np.ndarray, floor: int) -> np.ndarray:
-    """Which recorded results of a trick search made its lowest target ``floor`` (a count
-    from it up, or an uncounted make)."""
-    return (t >= floor) | (t < UNCOUNTED)
 
 
 def counted_share(stratum: np.ndarray, t: np.ndarray) -> float:

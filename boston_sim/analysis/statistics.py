@@ -121,6 +121,12 @@ def marked_floor(t: np.ndarray) -> np.ndarray:
     return np.where(t <= MAKE_MARK - 1, MAKE_MARK - t, -1)
 
 
+def made_floor(t: np.ndarray, floor: int) -> np.ndarray:
+    """Which recorded results of a trick search made its lowest target ``floor`` (a count
+    from it up, or an uncounted make)."""
+    return (t >= floor) | (t < UNCOUNTED_FAIL)
+
+
 Stratum = tuple[np.ndarray, int]
 """A subsampled stratum: its deals (a mask), and the count that stands for them while none
 of them is known."""
@@ -134,7 +140,7 @@ def strata(t: np.ndarray, floor: int, q: float | np.ndarray,
     make's is below 1 (one rate is the failures')."""
     if stratum is not None:
         return [(np.asarray(stratum, bool), 0)]
-    made = (t >= floor) | (t < UNCOUNTED_FAIL)
+    made = made_floor(t, floor)
     out = [(~made, floor - 1)]
     if np.ndim(q) and (np.asarray(q)[made] < 1).any():
         out.append((made, floor))
