@@ -156,9 +156,15 @@ def sample_weights(t: np.ndarray, floor: int, q: float | np.ndarray,
     its fallback count (:func:`strata`). All 1 when ``q`` = 1."""
     if all_exact(q):
         return t, np.ones(len(t))
+    return _weights(t, q, strata(t, floor, q, stratum))
+
+
+def _weights(t: np.ndarray, q: float | np.ndarray,
+             groups: list[Stratum]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sample_weights` given the strata ``groups``."""
     tw, w = t.copy(), np.ones(len(t))
     rate = per_deal(q, t)
-    for mask, fallback in strata(t, floor, q, stratum):
+    for mask, fallback in groups:
         counted = mask & (t >= 0)
         if not counted.any():
             tw[mask] = fallback
@@ -174,10 +180,15 @@ def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int,
     """The terms ``y`` whose mean estimates ``E[values[t]]`` (module docstring); ``q``: one
     rate, or each deal's. With every ``q_i`` = 1 every count is known and ``y = values[t]``.
     ``stratum``: as :func:`strata`."""
-    f = values[np.maximum(t, 0)].astype(float)
     if all_exact(q):
-        return f
-    groups = strata(t, floor, q, stratum)
+        return values[np.maximum(t, 0)].astype(float)
+    return _terms(t, values, q, strata(t, floor, q, stratum))
+
+
+def _terms(t: np.ndarray, values: np.ndarray, q: float | np.ndarray,
+           groups: list[Stratum]) -> np.ndarray:
+    """:func:`estimator_terms` given the strata ``groups`` (none: every count known)."""
+    f = values[np.maximum(t, 0)].astype(float)
     q = per_deal(q, t)
     y = f.copy()
     for mask, fallback in groups:
@@ -222,17 +233,14 @@ class Solved:
         self.q = 1.0 if floor <= 0 and stratum is None else q
         self.exact = all_exact(self.q)
         self.priced = not np.isnan(net[:TRICK_COUNTS]).all()
-        tw, self.w = sample_weights(t, floor, self.q, stratum)
+        # its subsampled strata (:func:`strata`; none when every count is known)
+        self.strata = [] if self.exact else strata(t, floor, self.q, stratum)
+        tw, self.w = (t, np.ones(len(t))) if self.exact else _weights(t, self.q, self.strata)
         self.tw = np.maximum(tw, 0)  # an uncounted failure weighs 0: any count will do
         self._terms: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def __len__(self) -> int:
         return len(self.t)
-
-    @property
-    def strata(self) -> list[Stratum]:
-        """Its subsampled strata (:func:`strata`; none when every count is known)."""
-        return [] if self.exact else strata(self.t, self.floor, self.q, self.stratum)
 
     @property
     def stratum_of(self) -> np.ndarray:
@@ -261,7 +269,7 @@ class Solved:
         each half of the cross-fit)."""
         hit = self._terms.get(id(values))
         if hit is None or hit[0] is not values:
-            hit = (values, estimator_terms(self.t, values, self.floor, self.q, self.stratum))
+            hit = (values, _terms(self.t, values, self.q, self.strata))
             self._terms[id(values)] = hit  # the array is kept, so its id is not reused
         return hit[1]
 
