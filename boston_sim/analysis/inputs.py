@@ -77,17 +77,14 @@ def check_solving(s: AnalysisSettings) -> None:
         raise SamplingError("threads must be at least 1")
     if s.misere_tricks not in MISERE_TRICKS_MODES:
         raise SamplingError(f"misere_tricks must be bool or min, not {s.misere_tricks!r}")
-    for name, what in (("fail_count_rate", "failed"), ("make_count_rate", "made")):
+    for name, what in (("fail_count_rate", "failed deals whose trick count is searched"),
+                       ("make_count_rate", "made deals whose trick count is searched"),
+                       ("misere_count_rate", "misère searches past their node budget that go "
+                                             "on")):
         rate = getattr(s, name)
         if not (isinstance(rate, (int, float, np.integer, np.floating))
                 and not isinstance(rate, bool) and 0 < rate <= 1):
-            raise SamplingError(f"{name} must be in (0, 1]: the share of {what} deals "
-                                "whose trick count is searched")
-    rate = s.misere_count_rate
-    if not (isinstance(rate, (int, float, np.integer, np.floating))
-            and not isinstance(rate, bool) and 0 < rate <= 1):
-        raise SamplingError("misere_count_rate must be in (0, 1]: the share of misère "
-                            "searches past their node budget that go on")
+            raise SamplingError(f"{name} must be in (0, 1]: the share of {what}")
     budget = s.misere_node_budget
     if not (isinstance(budget, (int, np.integer)) and not isinstance(budget, bool)
             and 1 <= budget <= NODE_BUDGET_MAX):
