@@ -11,8 +11,9 @@ ones and vice versa, so the chosen row is not the winner's-curse maximum of seve
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,10 +164,13 @@ def _cross_fit_note(st: CandidateStats) -> str:
 class RungMemo:
     """Each rung's scored candidates from the last evaluation of one analysis, reused while
     the rung's inputs (its searches' results, counting rates and strata) are the same: a
-    round leaves most rungs' searches alone once they are settled."""
+    round leaves most rungs' searches alone once they are settled. Within a rung scored
+    again, each candidate whose own inputs are unchanged keeps its solved deals and
+    statistics (:meth:`candidate`): usually one trump's search went on, not the others'."""
 
     def __init__(self) -> None:
         self._kept: dict[str, tuple[tuple, tuple[list[CandidateStats], CandidateStats]]] = {}
+        self._cands: dict[tuple[str, int], tuple[tuple, tuple[Solved, CandidateStats]]] = {}
 
     def get(self, rung_id: str, inputs: tuple) -> tuple[list[CandidateStats],
                                                         CandidateStats] | None:
@@ -177,17 +181,38 @@ class RungMemo:
             scored: tuple[list[CandidateStats], CandidateStats]) -> None:
         self._kept[rung_id] = (inputs, scored)
 
+    def candidate(self, slot: tuple[str, int],
+                  inputs: tuple) -> tuple[Solved, CandidateStats] | None:
+        """Candidate ``slot`` (its rung, its place there) as last scored, if its inputs are
+        the same."""
+        hit = self._cands.get(slot)
+        return hit[1] if hit is not None and hit[0] == inputs else None
+
+    def put_candidate(self, slot: tuple[str, int], inputs: tuple,
+                      scored: tuple[Solved, CandidateStats]) -> None:
+        self._cands[slot] = (inputs, scored)
+
 
 def _fingerprint(x: float | np.ndarray | None) -> Any:
     return x.tobytes() if isinstance(x, np.ndarray) else x
 
 
-def _score_candidates(rung: Any, options: list[Solved], threshold: float,
-                      risk_se: bool) -> tuple[list[CandidateStats], CandidateStats]:
-    """A rung's candidates' statistics, and its trump and discard chosen ex ante
-    (cross-fitted); ``risk_se``: as :func:`parts_stats`."""
-    full = [parts_stats(s.cand, [(s, np.arange(len(s)))], threshold, risk_se)
-            for s in options]
+def _score_candidates(rung: Any, made: list[Callable[[], Solved]], inputs: tuple,
+                      threshold: float, risk_se: bool,
+                      memo: RungMemo | None) -> tuple[list[CandidateStats], CandidateStats]:
+    """A rung's candidates' statistics (each ``made[i]()``'s deals, or the memo's where its
+    ``inputs[i]`` are unchanged), and its trump and discard chosen ex ante (cross-fitted);
+    ``risk_se``: as :func:`parts_stats`."""
+    options, full = [], []
+    for i, (make, key) in enumerate(zip(made, inputs, strict=True)):
+        hit = memo.candidate((rung.id, i), key) if memo is not None else None
+        if hit is None:
+            s = make()
+            hit = (s, parts_stats(s.cand, [(s, np.arange(len(s)))], threshold, risk_se))
+            if memo is not None:
+                memo.put_candidate((rung.id, i), key, hit)
+        options.append(hit[0])
+        full.append(hit[1])
     return full, cross_fitted(options, rung.kind, threshold, full, risk_se)
 
 
@@ -275,11 +300,12 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
                        for t, q, x in zip(ts, qs, ss, strict=True))
         scored = memo.get(rung.id, inputs) if memo is not None else None
         if scored is None and group:
-            options = [_solved(rs, rung, c, t, ctx, hand, floors.get(c.key, 0), q,
-                               None if controls is None or deals is None else
-                               centred(c.strain, len(t)), x)
-                       for c, t, q, x in zip(group, ts, qs, ss, strict=True)]
-            scored = _score_candidates(rung, options, threshold, risk_se)
+            made = [functools.partial(
+                        _solved, rs, rung, c, t, ctx, hand, floors.get(c.key, 0), q,
+                        None if controls is None or deals is None else
+                        centred(c.strain, len(t)), x)
+                    for c, t, q, x in zip(group, ts, qs, ss, strict=True)]
+            scored = _score_candidates(rung, made, inputs, threshold, risk_se, memo)
             if memo is not None:
                 memo.put(rung.id, inputs, scored)
         chosen_of[rung.id] = None

@@ -238,6 +238,7 @@ class Solved:
         tw, self.w = (t, np.ones(len(t))) if self.exact else _weights(t, self.q, self.strata)
         self.tw = np.maximum(tw, 0)  # an uncounted failure weighs 0: any count will do
         self._terms: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.half_keys: dict[tuple[int, str], tuple] = {}  # :func:`_half_key`'s, per fold
 
     def __len__(self) -> int:
         return len(self.t)
@@ -487,7 +488,7 @@ def cross_fitted(options: list[Solved], kind: str, threshold: float,
     the options' statistics on all their deals, if already known; ``risk_se``: as
     :func:`parts_stats`."""
     def best(fold: int) -> Solved:
-        keys = [_half_key(s, np.arange(fold, len(s), FOLDS), kind) for s in options]
+        keys = [_half_key(s, fold, kind) for s in options]
         top = 0
         for i in range(1, len(keys)):  # as best_of: the first that no later one beats
             if keys[i] > keys[top]:
@@ -512,9 +513,17 @@ def cross_fitted(options: list[Solved], kind: str, threshold: float,
     return st
 
 
-def _half_key(s: Solved, idx: np.ndarray, kind: str) -> tuple:
-    """:func:`better`'s key of ``s`` on its deals ``idx``, worked out as :func:`parts_stats`
-    would (the same floats) but without the fields that choosing does not read."""
+def _half_key(s: Solved, fold: int, kind: str) -> tuple:
+    """:func:`better`'s key of ``s`` on its deals of fold ``fold``, worked out as
+    :func:`parts_stats` would (the same floats) but without the fields that choosing does not
+    read; once per candidate (a rung's later scorings reuse unchanged ones)."""
+    hit = s.half_keys.get((fold, kind))
+    if hit is None:
+        hit = s.half_keys[fold, kind] = _half_key_of(s, np.arange(fold, len(s), FOLDS), kind)
+    return hit
+
+
+def _half_key_of(s: Solved, idx: np.ndarray, kind: str) -> tuple:
     mix = _Mix([(s, idx)])
     p_make = float(np.clip(mix.adjusted(lambda s: s.ok).mean(), 0.0, 1.0))
     mean_tricks = float(mix.terms(lambda s: _TRICKS).mean())

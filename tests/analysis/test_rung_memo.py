@@ -1,5 +1,6 @@
 """A rung scored in an earlier round of the same analysis is reused while its searches'
-results are unchanged (``evaluate.RungMemo``): every round's scoring is the same as without."""
+results are unchanged, and within a rung scored again each unchanged candidate
+(``evaluate.RungMemo``): every round's scoring is the same as without."""
 
 from __future__ import annotations
 
@@ -36,13 +37,25 @@ def test_every_round_scores_the_same_with_rungs_reused(small_rounds, monkeypatch
         (misses if hit is None else hits).append(rung_id)
         return hit
 
+    kept = []
+    candidate = RungMemo.candidate
+
+    def counting_candidates(self, slot, inputs):
+        hit = candidate(self, slot, inputs)
+        if hit is not None:
+            kept.append(slot)
+        return hit
+
     monkeypatch.setattr(RungMemo, "get", counting)
+    monkeypatch.setattr(RungMemo, "candidate", counting_candidates)
     seen = _scorings(monkeypatch)
     reused = analyze(MIXED, seed=8, threads=1).to_dict()
     with_memo = list(seen)
     assert hits and misses  # some rungs reused, some (their searches went on) scored again
+    assert kept and {rung for rung, _ in kept} <= set(misses)  # rescored rungs kept some
 
     monkeypatch.setattr(RungMemo, "get", lambda self, rung_id, inputs: None)
+    monkeypatch.setattr(RungMemo, "candidate", lambda self, slot, inputs: None)
     seen.clear()
     fresh = analyze(MIXED, seed=8, threads=1).to_dict()
     assert len(with_memo) > 1
