@@ -102,7 +102,7 @@ def _spy() -> None:
     _spy_used()
     _pool.Pool._pick = _spy_pick(_pool.Pool._pick)
     threading.Condition.wait = _spy_wait(threading.Condition.wait)
-    solving._Batch.run = _in_phase(solving._Batch.run, "batch")
+    solving.Batch.run = _in_phase(solving.Batch.run, "batch")
     solving.Solver._ask = _in_phase(solving.Solver._ask, "questions")
     evaluate = api.evaluate
     api.evaluate = _in_phase(evaluate, "score")

@@ -88,7 +88,7 @@ _looking = [False]
 
 def _record() -> None:
     """Hooks that fill ``_trace[0]`` while a bid runs (one thread: the caller's times)."""
-    arrays, run = solving._Batch.arrays, solving._Batch.run
+    arrays, run = solving.Batch.arrays, solving.Batch.run
     start_ahead, start, stop = (solving.Solver._start_ahead, ahead.Ahead.start,
                                 solving.Solver.stop_ahead)
 
@@ -135,7 +135,7 @@ def _record() -> None:
         stop(self, keys)
         _trace[0].events.append(Event(t, t, "stop", keys=frozenset(keys)))
 
-    solving._Batch.arrays, solving._Batch.run = spy_arrays, spy_run
+    solving.Batch.arrays, solving.Batch.run = spy_arrays, spy_run
     solving.Solver._start_ahead, ahead.Ahead.start = spy_start_ahead, spy_start
     solving.Solver.stop_ahead = spy_stop
 

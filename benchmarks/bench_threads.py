@@ -83,18 +83,18 @@ def timed(hand: str, threads: int, samples: int | None) -> tuple[float, dict, fl
 def largest_batch(hand: str, samples: int) -> tuple:
     """The deals and job rows of the largest batch a fixed ``samples`` bid of ``hand`` runs."""
     seen = []
-    arrays = solving._Batch.arrays
+    arrays = solving.Batch.arrays
 
     def keep(self, *args):
         hands, jobs = arrays(self, *args)
         seen.append((hands.copy(), jobs.copy()))
         return hands, jobs
 
-    solving._Batch.arrays = keep
+    solving.Batch.arrays = keep
     try:
         analyze(hand, samples=samples, seed=0, threads=1)
     finally:
-        solving._Batch.arrays = arrays
+        solving.Batch.arrays = arrays
     return max(seen, key=lambda b: len(b[0]))
 
 
