@@ -170,11 +170,10 @@ class Ahead:
         self.begin()
         return np.array([self._index.get(m, -1) for m in _match_keys(hands, jobs)], np.int64)
 
-    def answers(self, ids: np.ndarray, waiting=None) -> np.ndarray:
-        """The answers of jobs ``ids`` (found by :meth:`find`), waited for if still running
-        (``waiting()`` called every few milliseconds meanwhile)."""
+    def answers(self, ids: np.ndarray) -> np.ndarray:
+        """The answers of jobs ``ids`` (found by :meth:`find`), waited for if still running."""
         self.taken += len(ids)
-        return self._gather(ids, lambda p, i: p.pending.answers(i, waiting), np.int8)
+        return self._gather(ids, lambda p, i: p.pending.answers(i), np.int8)
 
     def wait(self, waiting=None) -> None:
         """Wait until every job started has answered, calling ``waiting()`` every few

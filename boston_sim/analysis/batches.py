@@ -84,7 +84,7 @@ class Batch:
 
 class JobCosts:
     """The mean nodes of each key's jobs answered so far, counts and questions apart: what
-    a batch orders its jobs by (:meth:`_Batch.arrays`). Each job's nodes depend only on its
+    a batch orders its jobs by (:meth:`Batch.arrays`). Each job's nodes depend only on its
     deal and row, so the order is the same whatever the thread count."""
 
     def __init__(self) -> None:

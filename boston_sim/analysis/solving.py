@@ -108,7 +108,7 @@ def answered(rows: np.ndarray, made: np.ndarray, target: int) -> None:
     rows[:, CEILING_FIELD] = np.where(made, 0, target)
 
 
-def _two_phase(pilot: np.ndarray) -> bool:
+def _goes_two_phase(pilot: np.ndarray) -> bool:
     """Does a search whose pilot said ``pilot`` (1 / 0) go two-phase?"""
     return bool((pilot == 0).mean() >= TWO_PHASE_MIN_FAIL_SHARE)
 
@@ -447,7 +447,7 @@ class Solver:
         for key in fresh:
             a = self._answers.get(key, np.empty(0))
             if len(a):
-                self.two_phase[key] = _two_phase(a)
+                self.two_phase[key] = _goes_two_phase(a)
         return pilot
 
     def _after_pilot(self, key: SolveKey, ans: np.ndarray, n: int) -> tuple[str, Jobs] | None:
@@ -455,7 +455,7 @@ class Solver:
         ``ans``: a two-phase key's questions past the pilot, or another's counts on the
         pilot's deals (when the round counts those first, as :meth:`solve_to` does)."""
         m = len(ans)
-        if _two_phase(ans):
+        if _goes_two_phase(ans):
             deals, rows = self._question_rows(key, m, n)
             return "questions", Jobs(deals, rows, m + np.arange(len(deals)))
         if n <= 2 * PILOT:

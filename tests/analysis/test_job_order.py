@@ -1,5 +1,5 @@
 """A batch runs the jobs of the keys whose earlier jobs cost the most nodes first
-(``solving.JobCosts``), so that the cheap ones fill the workers' last gaps; the answers are
+(``batches.JobCosts``), so that the cheap ones fill the workers' last gaps; the answers are
 the same in any order."""
 
 from __future__ import annotations
