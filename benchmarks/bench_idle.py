@@ -25,7 +25,7 @@ import time
 import numba
 import numpy as np
 
-from boston_sim.analysis import analyze, api, batches, rounds, solving
+from boston_sim.analysis import analyze, api, rounds, solving
 from boston_sim.solver import _pool, _the_pool, reset_work_counters, work_counters
 
 _waits: list[tuple[float, float, str]] = []  # a worker's wait: start, end, why
@@ -89,20 +89,20 @@ _used = [0]  # nodes of the jobs whose answers a batch used
 def _spy_used() -> None:
     """Sum the nodes of every job a batch used (run in it, or run ahead and taken): the work
     counters' nodes beyond them went to jobs run ahead that no round took, or given up."""
-    learn = batches.JobCosts.learn
+    learn = solving.JobCosts.learn
 
     def spy(self, key, jobs, answers, nodes):
         _used[0] += int(nodes[answers != -1].sum())
         return learn(self, key, jobs, answers, nodes)
 
-    batches.JobCosts.learn = spy
+    solving.JobCosts.learn = spy
 
 
 def _spy() -> None:
     _spy_used()
     _pool.Pool._pick = _spy_pick(_pool.Pool._pick)
     threading.Condition.wait = _spy_wait(threading.Condition.wait)
-    batches.Batch.run = _in_phase(batches.Batch.run, "batch")
+    solving._Batch.run = _in_phase(solving._Batch.run, "batch")
     solving.Solver._ask = _in_phase(solving.Solver._ask, "questions")
     evaluate = api.evaluate
     api.evaluate = _in_phase(evaluate, "score")

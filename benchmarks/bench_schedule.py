@@ -44,7 +44,7 @@ import numba
 import numpy as np
 
 from boston_sim import solver
-from boston_sim.analysis import ahead, analyze, batches, rounds, solving
+from boston_sim.analysis import ahead, analyze, rounds, solving
 from boston_sim.config import DEFAULT_SAMPLES, ROUND
 
 # -------------------------------------------------------------------------- recording
@@ -88,7 +88,7 @@ _looking = [False]
 
 def _record() -> None:
     """Hooks that fill ``_trace[0]`` while a bid runs (one thread: the caller's times)."""
-    arrays, run = batches.Batch.arrays, batches.Batch.run
+    arrays, run = solving._Batch.arrays, solving._Batch.run
     start_ahead, start, stop = (solving.Solver._start_ahead, ahead.Ahead.start,
                                 solving.Solver.stop_ahead)
 
@@ -135,7 +135,7 @@ def _record() -> None:
         stop(self, keys)
         _trace[0].events.append(Event(t, t, "stop", keys=frozenset(keys)))
 
-    batches.Batch.arrays, batches.Batch.run = spy_arrays, spy_run
+    solving._Batch.arrays, solving._Batch.run = spy_arrays, spy_run
     solving.Solver._start_ahead, ahead.Ahead.start = spy_start_ahead, spy_start
     solving.Solver.stop_ahead = spy_stop
 

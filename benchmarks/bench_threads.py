@@ -36,7 +36,7 @@ import numba
 import numpy as np
 
 from boston_sim import solver
-from boston_sim.analysis import analyze, batches, rounds
+from boston_sim.analysis import analyze, rounds, solving
 from boston_sim.solver import _pool, _the_pool
 
 _busy = [0.0]
@@ -83,18 +83,18 @@ def timed(hand: str, threads: int, samples: int | None) -> tuple[float, dict, fl
 def largest_batch(hand: str, samples: int) -> tuple:
     """The deals and job rows of the largest batch a fixed ``samples`` bid of ``hand`` runs."""
     seen = []
-    arrays = batches.Batch.arrays
+    arrays = solving._Batch.arrays
 
     def keep(self, *args):
         hands, jobs = arrays(self, *args)
         seen.append((hands.copy(), jobs.copy()))
         return hands, jobs
 
-    batches.Batch.arrays = keep
+    solving._Batch.arrays = keep
     try:
         analyze(hand, samples=samples, seed=0, threads=1)
     finally:
-        batches.Batch.arrays = arrays
+        solving._Batch.arrays = arrays
     return max(seen, key=lambda b: len(b[0]))
 
 

@@ -175,13 +175,6 @@ class Ahead:
         self.taken += len(ids)
         return self._gather(ids, lambda p, i: p.pending.answers(i), np.int8)
 
-    def wait(self, waiting=None) -> None:
-        """Wait until every job started has answered, calling ``waiting()`` every few
-        milliseconds meanwhile (the answers stay to be found)."""
-        for p in self._parts:
-            if not p.stopped:
-                p.pending.answers(np.arange(len(p.owner)), waiting)
-
     def nodes(self, ids: np.ndarray) -> np.ndarray:
         """The nodes jobs ``ids`` expanded (once they have answered)."""
         return self._gather(ids, lambda p, i: p.pending.nodes(i), np.int64)

@@ -31,10 +31,8 @@ import numpy as np
 from ..cards import boston_card_transform
 from ..config import TWO_PHASE_MIN_FAIL_SHARE
 from ..sampler import Samples, nth_card
-from ..solver import CEILING_FIELD, FLOOR_FIELD, JOB_WIDTH, TARGET_FIELD
+from ..solver import CEILING_FIELD, COUNT_OP, FLOOR_FIELD, JOB_WIDTH, OP_FIELD, TARGET_FIELD
 from .ahead import PART_DEALS, Ahead, Jobs
-from .batches import Batch, JobCosts
-from .pilot import Pilot
 from .plan import SolveKey
 from .statistics import UNCOUNTED_FAIL, made_floor, mark_make
 
@@ -57,6 +55,7 @@ proofs then cost their budgets mostly, and a deal that passed ``k`` tiers is cou
 probability ``misere_rate**k`` (:attr:`Solver.rates`)."""
 PARTNER_STREAM = 0x70617274  # each deal's partner seat when pair rungs average the seats
 SIDE_COLUMN = 2  # the side mask's column in a solver job row
+OP_COLUMN = OP_FIELD  # ... and the job's kind (a count or a question)
 TARGET_COLUMN = TARGET_FIELD  # ... and its target (a value search's first guess)
 
 
@@ -108,11 +107,6 @@ def answered(rows: np.ndarray, made: np.ndarray, target: int) -> None:
     rows[:, CEILING_FIELD] = np.where(made, 0, target)
 
 
-def _goes_two_phase(pilot: np.ndarray) -> bool:
-    """Does a search whose pilot said ``pilot`` (1 / 0) go two-phase?"""
-    return bool((pilot == 0).mean() >= TWO_PHASE_MIN_FAIL_SHARE)
-
-
 def first_guess(done: np.ndarray) -> int:
     """The first target of the value searches of a key: the median of its counted results so
     far (-1, the solver's own guess, before any). The answers do not depend on it; the nearer
@@ -121,6 +115,104 @@ def first_guess(done: np.ndarray) -> int:
     if len(done) == 0:
         return -1
     return int(np.median(done))
+
+
+class _Batch:
+    """The jobs of one call of :func:`solver.solve_jobs`, with each key's span of them."""
+
+    def __init__(self) -> None:
+        self.hands: list[np.ndarray] = []
+        self.jobs: list[np.ndarray] = []
+        self.spans: list[tuple[SolveKey, int, np.ndarray, np.ndarray]] = []
+        self.size = 0
+
+    def add(self, key: SolveKey, deals: np.ndarray, rows: np.ndarray, todo: np.ndarray,
+            res: np.ndarray) -> None:
+        """Search ``deals[todo]`` with ``rows`` (one row for all, or one per deal)."""
+        self.hands.append(deals[todo])
+        self.jobs.append(np.broadcast_to(np.asarray(rows, np.int64), (len(todo), JOB_WIDTH)))
+        self.spans.append((key, self.size, todo, res))
+        self.size += len(todo)
+
+    def arrays(self, solver, cost: JobCosts) -> tuple[np.ndarray, np.ndarray]:
+        """Its deals and job rows, the misère searches that may run furthest past their
+        budgets first, then the others by the mean nodes of their key's earlier jobs
+        (``cost``), the dearest first: the cheap ones fill the workers' last idle gaps
+        (the answers do not depend on the order; the rows of :meth:`run`'s ``out`` are in
+        :meth:`add`'s order)."""
+        hands = np.concatenate(self.hands)
+        self.all_jobs = jobs = np.concatenate(self.jobs)
+        dear = np.concatenate([cost.expected(key, jobs[lo : lo + len(todo)])
+                               for key, lo, todo, _ in self.spans])
+        self.order = np.lexsort((-dear, -solver.tiers_allowed(jobs)))
+        return np.ascontiguousarray(hands[self.order]), jobs[self.order]
+
+    def run(self, solver, cost: JobCosts, deadline: float | None,
+            progress: Callable[[int], None] | None, ahead: Ahead | None = None,
+            then: Callable[[], None] | None = None,
+            waiting: Callable[[], None] | None = None) -> np.ndarray:
+        """Every job's answer (:func:`solver.solve_jobs`); those that ``ahead`` ran already
+        are taken from it. ``then()`` runs once the other jobs are with the workers,
+        ``waiting()`` every few milliseconds while they run. The jobs' nodes go to
+        ``cost``."""
+        if not self.spans:
+            if then is not None:
+                then()
+            return np.empty(0, np.int8)
+        hands, jobs = self.arrays(solver, cost)
+        got = ahead.find(hands, jobs) if ahead is not None else np.full(len(jobs), -1)
+        rest = np.flatnonzero(got < 0)
+        out = np.empty(len(jobs), np.int8)
+        nodes = np.zeros(len(jobs), np.int64)
+        nodes_rest = np.zeros(len(rest), np.int64)
+        out[rest] = solver.solve_jobs(hands[rest], jobs[rest], deadline, progress, then,
+                                      nodes_rest, waiting)
+        nodes[rest] = nodes_rest
+        took = np.flatnonzero(got >= 0)
+        if len(took):
+            out[took] = ahead.answers(got[took])
+            nodes[took] = ahead.nodes(got[took])
+            if progress is not None:
+                progress(len(took))
+        res = np.empty_like(out)
+        res[self.order] = out
+        spent = np.empty_like(nodes)
+        spent[self.order] = nodes
+        for key, lo, todo, _ in self.spans:
+            hi = lo + len(todo)
+            cost.learn(key, self.all_jobs[lo:hi], res[lo:hi], spent[lo:hi])
+        return res
+
+
+class JobCosts:
+    """The mean nodes of each key's jobs answered so far, counts and questions apart: what
+    a batch orders its jobs by (:meth:`_Batch.arrays`). Each job's nodes depend only on its
+    deal and row, so the order is the same whatever the thread count."""
+
+    def __init__(self) -> None:
+        self._sums: dict[tuple[SolveKey, bool], list[int]] = {}
+
+    def learn(self, key: SolveKey, jobs: np.ndarray, answers: np.ndarray,
+              nodes: np.ndarray) -> None:
+        ran = answers != -1  # -1: cut by the time limit, its nodes say nothing
+        counts = jobs[:, OP_COLUMN] == COUNT_OP
+        for count in (True, False):
+            mine = ran & (counts == count)
+            if mine.any():
+                total = self._sums.setdefault((key, count), [0, 0])
+                total[0] += int(nodes[mine].sum())
+                total[1] += int(mine.sum())
+
+    def expected(self, key: SolveKey, jobs: np.ndarray) -> np.ndarray:
+        """Per job row of ``key``, the mean nodes of its kind's earlier jobs (the other
+        kind's while it has none; 0 while the key has none)."""
+        counts = jobs[:, OP_COLUMN] == COUNT_OP
+        out = np.zeros(len(jobs))
+        for count in (True, False):
+            total = self._sums.get((key, count)) or self._sums.get((key, not count))
+            if total:
+                out[counts == count] = total[0] / total[1]
+        return out
 
 
 class Solver:
@@ -396,9 +488,8 @@ class Solver:
         """Ask "at least T?" of each key's deals up to the ``n``-th not yet answered, in one
         batch; the answers wait in ``_answers`` for the counts. An answer the time limit left
         out ends a key's answers there (the prefix rule). ``asked``: those questions, started
-        ahead (a first round's :class:`~.pilot.Pilot`): their answers are taken, and it is
-        dropped."""
-        ask = Batch()
+        ahead (:meth:`_start_questions`): their answers are taken, and it is dropped."""
+        ask = _Batch()
         for key in keys:
             lo = len(self.results[key]) + len(self._answers.get(key, ()))
             if lo >= n:
@@ -424,46 +515,17 @@ class Solver:
                                                  ans.astype(np.int8)])
             self.questions += len(ans)
 
-    def _decide(self, keys: Sequence[SolveKey], n: int, deadline: float | None) -> Pilot | None:
+    def _decide(self, keys: Sequence[SolveKey], n: int, deadline: float | None) -> None:
         """The pilot: a key not yet decided goes two-phase if most of its first :data:`PILOT`
-        deals (or its first ``n``, if fewer) fail its floor. In a first round without a time
-        limit the pilot runs as a :class:`~.pilot.Pilot`, returned: each key's first jobs
-        after it start once its own answers are in (:meth:`_after_pilot`)."""
+        deals (or its first ``n``, if fewer) fail its floor."""
         fresh = [k for k in keys if self._may_go_two_phase(k) and k not in self.two_phase]
-        pilot = None
-        if fresh and self._ahead is None and deadline is None:
-            m = min(PILOT, n)
-            questions = {k: Jobs(*self._question_rows(k, 0, m), np.arange(m)) for k in fresh}
-            pilot = Pilot(self._solver.start_jobs, questions,
-                          lambda key, ans: self._after_pilot(key, ans, n))
-        try:
-            if pilot is not None:
-                pilot.wait()
-            self._ask(fresh, min(PILOT, n), deadline, pilot.asked if pilot else None)
-        except BaseException:
-            if pilot is not None:
-                pilot.drop()
-            raise
+        self._ask(fresh, min(PILOT, n), deadline)
         for key in fresh:
             a = self._answers.get(key, np.empty(0))
             if len(a):
-                self.two_phase[key] = _goes_two_phase(a)
-        return pilot
+                self.two_phase[key] = bool((a == 0).mean() >= TWO_PHASE_MIN_FAIL_SHARE)
 
-    def _after_pilot(self, key: SolveKey, ans: np.ndarray, n: int) -> tuple[str, Jobs] | None:
-        """The jobs a first round up to deal ``n`` asks first of ``key`` once its pilot said
-        ``ans``: a two-phase key's questions past the pilot, or another's counts on the
-        pilot's deals (when the round counts those first, as :meth:`solve_to` does)."""
-        m = len(ans)
-        if _goes_two_phase(ans):
-            deals, rows = self._question_rows(key, m, n)
-            return "questions", Jobs(deals, rows, m + np.arange(len(deals)))
-        if n <= 2 * PILOT:
-            return None
-        deals, rows, todo, _ = self._exact_rows(key, 0, m, ans)
-        return "counts", Jobs(deals[todo], rows, todo)
-
-    def _add_counts(self, key: SolveKey, batch: Batch) -> int:
+    def _add_counts(self, key: SolveKey, batch: _Batch) -> int:
         """Phase B of a two-phase key: its answered deals' value jobs (the makes and the
         failures drawn for counting) join ``batch``; returns how many deals were skipped."""
         t = self.floors[key]
@@ -516,28 +578,27 @@ class Solver:
                 self._ahead.start(Jobs(j.hands, self._count_rows(key, 0, j.deal, made[new]),
                                        j.deal), [key] * len(j.deal), first=True)
 
-    def _exact_rows(self, key: SolveKey, lo: int, n: int, ans: np.ndarray | None = None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _exact_rows(self, key: SolveKey, lo: int,
+                    n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Deals ``lo .. n-1`` of ``key`` as its game sees them, their job rows (searching
         every count, or asking every misère), the deals to search and the results so far
-        (a misère certain without a search settled in them). ``ans``: a pilot's answers on
-        the first deals, whose counts search only above or below them."""
+        (a misère certain without a search settled in them)."""
         deals = self._deals_for(key, lo, n)
         res = np.ones(len(deals), dtype=np.int8)
         row, todo = self._job_row(key, deals, res)
         row = self._per_deal(key, row, lo, todo)
         if self._budgeted(key):
             row = self._misere_rows(row, lo, todo)
-        rows = job_rows(row, len(todo))
-        if ans is not None and len(ans):
-            answered(rows[: len(ans)], ans == 1, self.floors[key])
-        return deals, rows, todo, res
+        return deals, job_rows(row, len(todo)), todo, res
 
-    def _add_exact(self, key: SolveKey, n: int, batch: Batch) -> None:
+    def _add_exact(self, key: SolveKey, n: int, batch: _Batch) -> None:
         """Every deal of ``key`` up to the ``n``-th counted (or asked, for misères); a pilot's
         answers, if any, give the first guesses of its deals."""
-        batch.add(key, *self._exact_rows(key, len(self.results[key]), n,
-                                         self._answers.pop(key, None)))
+        deals, rows, todo, res = self._exact_rows(key, len(self.results[key]), n)
+        ans = self._answers.pop(key, None)
+        if ans is not None and len(ans):
+            answered(rows[: len(ans)], ans == 1, self.floors[key])
+        batch.add(key, deals, rows, todo, res)
 
     def _question_rows(self, key: SolveKey, lo: int, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Deals ``lo .. n-1`` of a two-phase ``key`` and their "at least T?" rows."""
@@ -600,6 +661,15 @@ class Solver:
         rest = [k for k in keys if k.mode != "at_least" and not len(self.results[k])]
         return self._run_ahead(rest, 0, n) if rest else None
 
+    def _start_questions(self, keys: Sequence[SolveKey], n: int) -> Ahead | None:
+        """Start, in the workers' idle time, the "at least T?" questions of the two-phase
+        ``keys`` up to the ``n``-th deal (:meth:`_ask` takes them). None: none to ask, or the
+        keys are not all asked up to the same deal."""
+        los = {len(self.results[k]) + len(self._answers.get(k, ())) for k in keys}
+        if len(los) != 1 or min(los) >= n:
+            return None
+        return self._run_ahead(keys, los.pop(), n)
+
     def _run_ahead(self, keys: Sequence[SolveKey], lo: int, hi: int) -> Ahead | None:
         """Start the jobs of ``keys`` on deals ``lo .. hi-1`` as a round would ask them
         (:meth:`_jobs_of`) behind every waited batch, in one part, those that may run longest
@@ -651,43 +721,36 @@ class Solver:
         scores it, and on through later rounds until :meth:`stop_ahead` or
         :meth:`drop_ahead`); later calls take the answers of those they need (:class:`Ahead`).
         Answers depend only on deal and job, so the results are the same with or without."""
-        self._solve_to(keys, n, deadline, ahead)
-
-    def _solve_to(self, keys: Sequence[SolveKey], n: int, deadline: float | None, ahead: int,
-                  started: Ahead | None = None) -> None:
-        """:meth:`solve_to`; ``started``: this round's jobs started already, to take."""
         keys = [k for k in keys if len(self.results[k]) < n]
         self._switch(keys)
-        early = started
+        early = None
         if self._ahead is not None:
             self._ahead.begin()
-        elif deadline is None and early is None:
+        elif deadline is None:
             early = self._start_early(keys, n)
-        asked = pilot = None
+        asked = None
         try:
-            pilot = self._decide(keys, n, deadline)
+            self._decide(keys, n, deadline)
             fresh = [k for k in keys if k.mode == "at_least" and not self.two_phase.get(k)
                      and len(self.results[k]) == 0]
             two = [k for k in keys if self.two_phase.get(k)]
-            # a first round's questions past the pilot, started once each pilot answered
-            asked = pilot.after.pop("questions", None) if pilot is not None else None
             if fresh and n > 2 * PILOT:
+                if self._ahead is None and deadline is None:
+                    # the questions fill the idle end of the few counts that come first
+                    asked = self._start_questions(two, n)
                 # a few deals first, so that the rest start from their median (first_guess)
-                self._solve_to(fresh, PILOT, deadline, 0,
-                               pilot.after.pop("counts", None) if pilot is not None else None)
+                self.solve_to(fresh, PILOT, deadline)
             self._ask(two, n, deadline, asked)
-            if pilot is not None:
-                pilot.drop()  # what it started that this round does not take
-            batch = Batch()
+            batch = _Batch()
             skipped = sum(self._add_counts(k, batch) for k in two)
             self.tick(skipped)
             for key in sorted(keys, key=lambda k: k.mode != "at_least"):
                 if not self.two_phase.get(key):
                     self._add_exact(key, n, batch)
         except BaseException:
-            for begun in (early, asked, pilot):
-                if begun is not None:
-                    begun.drop()
+            for started in (early, asked):
+                if started is not None:
+                    started.drop()
             raise
         if early is not None:
             early.begin()

@@ -271,16 +271,13 @@ class Pending:
         """Every job's answer so far, without waiting (negative: none yet, or given up)."""
         return self._ticket.out.copy()
 
-    def answers(self, idx: np.ndarray,
-                waiting: Callable[[], None] | None = None) -> np.ndarray:
-        """The answers of jobs ``idx`` (all started), once each has answered; ``waiting()``
-        is called every few milliseconds meanwhile."""
+    def answers(self, idx: np.ndarray) -> np.ndarray:
+        """The answers of jobs ``idx`` (all started), once each has answered."""
         t = self._ticket
         self._pool.caller_waits(True)
         try:
             while (t.out[idx] == NOT_RUN).any() and not t.finished.wait(_ANSWER_POLL):
-                if waiting is not None:
-                    waiting()
+                pass
         finally:
             self._pool.caller_waits(False)
         if t.error is not None:

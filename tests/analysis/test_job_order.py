@@ -1,5 +1,5 @@
 """A batch runs the jobs of the keys whose earlier jobs cost the most nodes first
-(``batches.JobCosts``), so that the cheap ones fill the workers' last gaps; the answers are
+(``solving.JobCosts``), so that the cheap ones fill the workers' last gaps; the answers are
 the same in any order."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import numpy as np
 
 from boston_sim import solver
 from boston_sim.analysis import SolveKey, Solver
-from boston_sim.analysis.batches import Batch, JobCosts
+from boston_sim.analysis.solving import JobCosts, _Batch
 from boston_sim.cards import parse_hand
 from boston_sim.sampler import Sampler
 
@@ -31,7 +31,7 @@ def test_the_dearest_keys_jobs_go_first_and_an_unknown_key_last():
     assert costs.expected(CHEAP, _rows(CHEAP, 1, count=False))[0] == 20
     other = SolveKey(3, 1, 1, -1, "at_least")
     deals = Sampler(parse_hand("AKQT5.K82.A7.QJ3"), 0, seed=2).draw(4).deals
-    batch = Batch()
+    batch = _Batch()
     for key in (other, CHEAP, DEAR):
         batch.add(key, deals, _rows(key, 4), np.arange(4), np.empty(0, np.int8))
     _, jobs = batch.arrays(solver, costs)

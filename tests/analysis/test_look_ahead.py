@@ -159,10 +159,9 @@ def test_a_default_bid_is_the_same_with_and_without_the_look_ahead(small_rounds,
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_first_round_runs_its_misere_searches_and_questions_in_idle_time(monkeypatch,
                                                                           threads):
-    """A first round starts its misère searches behind its pilots (``Solver._start_early``),
-    and once a search's own pilot has answered, what the round asks of it next
-    (``Solver._after_pilot``: a two-phase search's questions past the pilot); its batches
-    take their answers, and nothing changes."""
+    """A first round starts its misère searches behind its pilots (``Solver._start_early``)
+    and its two-phase questions behind the few counts that come first
+    (``Solver._start_questions``); its batches take their answers, and nothing changes."""
     import numba
 
     if threads > numba.config.NUMBA_NUM_THREADS:
@@ -171,21 +170,18 @@ def test_a_first_round_runs_its_misere_searches_and_questions_in_idle_time(monke
     numba.set_num_threads(threads)
     try:
         started: dict[str, list] = {}
-        early_start, after_pilot = Solver._start_early, Solver._after_pilot
 
-        def spy_early(self, keys, n):
-            ahead = early_start(self, keys, n)
-            started.setdefault("early", []).append(None if ahead is None else len(ahead))
-            return ahead
+        def spying(name):
+            start = getattr(Solver, name)
 
-        def spy_after(self, key, ans, n):
-            nxt = after_pilot(self, key, ans, n)
-            started.setdefault("after", []).append(
-                (key, None) if nxt is None else (key, nxt[0], len(nxt[1].deal)))
-            return nxt
+            def spy(self, keys, n):
+                ahead = start(self, keys, n)
+                started.setdefault(name, []).append(None if ahead is None else len(ahead))
+                return ahead
+            return spy
 
-        monkeypatch.setattr(Solver, "_start_early", spy_early)
-        monkeypatch.setattr(Solver, "_after_pilot", spy_after)
+        for name in ("_start_early", "_start_questions"):
+            monkeypatch.setattr(Solver, name, spying(name))
         early = _solver(WEAK, 40)
         early.solve_to(KEYS, 40)
         assert early.two_phase[TWO_PHASE] and not early.two_phase.get(COUNTED)
@@ -196,53 +192,15 @@ def test_a_first_round_runs_its_misere_searches_and_questions_in_idle_time(monke
         deals = _solver(WEAK, 40).deals[:40]  # the misère key neither discards nor moves cards
         searched = int((~sure_misere(deals, MISERE.side_mask, MISERE.leader)).sum())
         assert 0 < searched <= 40
-        # (the counted search has no pilot: its pilot counts, a round of their own, start
-        # nothing early)
-        assert started["early"] == [searched, None]
-        assert started["after"] == [(TWO_PHASE, "questions", 40 - PILOT)]
-        monkeypatch.setattr(Solver, "_start_early", lambda self, keys, n: None)
-        monkeypatch.setattr(Solver, "_after_pilot", lambda self, key, ans, n: None)
+        assert started == {"_start_early": [searched, None], "_start_questions": [40 - PILOT]}
+        for name in ("_start_early", "_start_questions"):
+            monkeypatch.setattr(Solver, name, lambda self, keys, n: None)
         plain = _solver(WEAK, 40)
         plain.solve_to(KEYS, 40)
         assert _state(early) == _state(plain)
-        assert plain.taken_early == PILOT  # the pilot's questions, run ahead either way
-        assert early.taken_ahead == plain.taken_ahead == 0
+        assert plain.taken_early == 0 and early.taken_ahead == plain.taken_ahead == 0
     finally:
         numba.set_num_threads(before)
-
-
-def test_a_search_its_pilot_leaves_exact_starts_the_counts_its_round_asks_first(monkeypatch):
-    """Once the pilot of a search that most deals make has answered, its counts on the
-    pilot's deals start (``Solver._after_pilot``) as the round will ask them: the same deals
-    and job rows, each searching above or below its answer (a batch takes them by both)."""
-    from boston_sim.analysis.ahead import _match_keys
-    from boston_sim.analysis.batches import Batch
-    from boston_sim.solver import CEILING_FIELD, COUNT_OP, FLOOR_FIELD, JOB_WIDTH, OP_FIELD
-
-    started, added = [], []
-    after_pilot, add = Solver._after_pilot, Batch.add
-
-    def spy_after(self, key, ans, n):
-        nxt = after_pilot(self, key, ans, n)
-        started.append((key, nxt))
-        return nxt
-
-    def spy_add(self, key, deals, rows, todo, res):
-        added.append((key, deals[todo], np.broadcast_to(rows, (len(todo), JOB_WIDTH)).copy()))
-        return add(self, key, deals, rows, todo, res)
-
-    monkeypatch.setattr(Solver, "_after_pilot", spy_after)
-    monkeypatch.setattr(Batch, "add", spy_add)
-    s = _solver(MIXED, 40)
-    s.solve_to(KEYS, 40)
-    assert not s.two_phase[TWO_PHASE]
-    [(key, (kind, jobs))] = started
-    assert (key, kind, len(jobs.deal)) == (TWO_PHASE, "counts", PILOT)
-    hands, rows = next((h, r) for k, h, r in added
-                       if k == TWO_PHASE and (r[:, OP_FIELD] == COUNT_OP).all())
-    assert len(rows) == PILOT
-    assert _match_keys(jobs.hands, jobs.jobs) == _match_keys(hands, rows)
-    assert ((rows[:, FLOOR_FIELD] > 0) | (rows[:, CEILING_FIELD] > 0)).all()  # its answer
 
 
 @pytest.mark.parametrize(("workers", "reach"), [(1, 20), (2, 20), (4, 30), (16, 40)])
@@ -276,7 +234,7 @@ class _Ticket:
     def abort(self):
         self.aborted = True
 
-    def answers(self, idx, waiting=None):
+    def answers(self, idx):
         idx = np.asarray(idx)
         return np.where(self.aborted & (idx % 2 == 1), -1, idx).astype(np.int8)
 
