@@ -43,7 +43,9 @@ SE_METHODS = {
     "diff_se": "standard error of diff (each row's EV on all its deals; paired on the deals "
                "both were scored on)",
     "chosen": "each rung's trump is chosen on the even deals and scored on the odd ones and "
-              "vice versa (cross-fitting), so the chosen row is not biased upward",
+              "vice versa (cross-fitting), so the chosen row is not biased upward; its "
+              "standard errors count the deals, not the chance that a half would have chosen "
+              "another trump",
 }
 """What each uncertainty of the JSON object means (its ``standard_errors`` entry)."""
 

@@ -28,7 +28,8 @@ terms of P(make), the payments and the net EV are first adjusted by the regressi
 (:func:`~.control.adjust`); every mean, SE and paired difference then uses the adjusted terms.
 The trump (and discard) of a rung is chosen by cross-fitting (:func:`cross_fitted`), so that
 the chosen row is not biased upward by being the best of several means on the deals it is
-scored on.
+scored on. Its SEs are those of the pooled terms: they leave out the choice itself, which
+moves with the deals where two trumps are close (docs/PERFORMANCE.md, Bid times).
 """
 
 from __future__ import annotations
