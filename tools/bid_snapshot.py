@@ -6,7 +6,7 @@
 Cases: 8 hands x 2 rule sets with a fixed --samples and seed, plus the default adaptive mode
 on two hands and a batch run over data/hands/examples.txt. Exit 1 if any output differs.
 The files in tests/data/bid_snapshots count every deal: check them with
-``BOSTON_SIM_FAIL_COUNT_RATE=1`` in the environment.
+``BOSTON_SIM_FAIL_COUNT_RATE=1 BOSTON_SIM_MAKE_COUNT_RATE=1`` in the environment.
 """
 
 from __future__ import annotations
