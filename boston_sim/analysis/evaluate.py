@@ -11,7 +11,6 @@ ones and vice versa, so the chosen row is not the winner's-curse maximum of seve
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -291,6 +290,14 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
             features[strain, n] = controls.centred(deals, strain, n)
         return features[strain, n]
 
+    def maker(rung: Any, c: Candidate, t: np.ndarray, q: float | np.ndarray,
+              x: np.ndarray | None) -> Callable[[], Solved]:
+        # (the features are worked out only for a candidate the memo does not hold)
+        def make() -> Solved:
+            xc = None if controls is None or deals is None else centred(c.strain, len(t))
+            return _solved(rs, rung, c, t, ctx, hand, floors.get(c.key, 0), q, xc, x)
+        return make
+
     for rung in rs.rungs:
         group = by_rung.get(rung.id, [])
         ts = [results[c.key] for c in group]
@@ -300,11 +307,7 @@ def evaluate(rs: RuleSet, cands: list[Candidate], results: Mapping[SolveKey, np.
                        for t, q, x in zip(ts, qs, ss, strict=True))
         scored = memo.get(rung.id, inputs) if memo is not None else None
         if scored is None and group:
-            made = [functools.partial(
-                        _solved, rs, rung, c, t, ctx, hand, floors.get(c.key, 0), q,
-                        None if controls is None or deals is None else
-                        centred(c.strain, len(t)), x)
-                    for c, t, q, x in zip(group, ts, qs, ss, strict=True)]
+            made = [maker(rung, c, t, q, x) for c, t, q, x in zip(group, ts, qs, ss, strict=True)]
             scored = _score_candidates(rung, made, inputs, threshold, risk_se, memo)
             if memo is not None:
                 memo.put(rung.id, inputs, scored)
