@@ -54,6 +54,31 @@ def test_counting_every_failure_reproduces_the_exact_snapshots(name, hand, seat,
     assert got == json.loads((SNAPSHOTS / name).read_text(encoding="utf-8"))
 
 
+def test_counting_every_failure_gives_the_exact_counts_of_its_deals():
+    """Independently of the snapshots: with fail_count_rate = 1 every trick row's per-deal
+    counts are the double-dummy values of the analysis' own deals (``solve_batch``, the
+    lone declarer against the three others, the rung's leader on lead)."""
+    from boston_sim.analysis.plan import leader_seat
+    from boston_sim.cards import parse_strain
+    from boston_sim.solver import solve_batch
+
+    hand = "AK8.KT73.KQ932.9"
+    a = analyze(hand, seat="second", samples=24, seed=7, fail_count_rate=1.0)
+    rs = load_rules("boston_foster")
+    mine = int(parse_hand(hand))
+    declarer = next(k for k in range(4) if int(a.deals[0][k]) == mine)
+    checked = 0
+    for (rung_id, trump), t in a.tricks.items():
+        rung = rs.rung(rung_id)
+        if rung.kind != "at_least" or trump is None:
+            continue
+        exact = solve_batch(a.deals, parse_strain(trump), leader_seat(rung.leader, declarer),
+                            1 << declarer)
+        assert np.asarray(t).tolist() == exact.tolist(), (rung_id, trump)
+        checked += 1
+    assert checked >= 4  # a trick rung in each suit at least
+
+
 def _counted(t: np.ndarray, floor: int, q: float, seed: int) -> np.ndarray:
     """The counting rule written out from the exact counts ``t``: a search whose first
     :data:`PILOT` deals mostly failed ``floor`` counts its makes, its first
