@@ -151,13 +151,22 @@ def _describe(c: Candidate) -> str:
     return text + (f" −{format_card(c.discard)}" if c.discard >= 0 else "")
 
 
-def _cross_fit_note(st: CandidateStats) -> str:
-    """The row's note when its two halves of the deals chose different trumps."""
+def _cross_fit_note(st: CandidateStats, full: list[CandidateStats]) -> str:
+    """The row's note when its two halves of the deals chose different trumps: which, and
+    what each is worth on all its deals (the halves may disagree by chance alone)."""
     if st.cross_fit is None:
         return ""
-    even, odd = (_describe(c) for c in st.cross_fit)
-    return (f"{even} best on the even deals, {odd} on the odd ones: about equally good "
-            "(each scored on the other half)")
+    even, odd = st.cross_fit
+
+    def worth(c: Candidate) -> str:
+        f = next(f for f in full if f.candidate is c)
+        if f.priced:
+            return f"{_describe(c)} {f.ev_net:+.1f} ± {f.ev_net_se:.1f}"
+        return f"{_describe(c)} P(make) {f.p_make:.2f} ± {f.p_make_se:.2f}"
+
+    return (f"{_describe(even)} best on the even deals, {_describe(odd)} on the odd ones, "
+            f"each scored on the other half (on all their deals: {worth(even)}, "
+            f"{worth(odd)})")
 
 
 class RungMemo:
@@ -232,7 +241,7 @@ def _add_rung(ev: Evaluation, rs: RuleSet, rung: Any, full: list[CandidateStats]
             ev.payoffs[rung.id] = st.net
             ev.payoff_samples[rung.id] = st.net_sample
         row = _row(rs, rung, st, st is chosen, ctx, partner)
-        note = _cross_fit_note(st)
+        note = _cross_fit_note(st, full)
         if note:
             row["note"] = "; ".join(x for x in (row["note"], note) if x)
         ev.rows.append(row)

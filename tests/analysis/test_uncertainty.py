@@ -193,6 +193,33 @@ def test_cross_fitting_keeps_a_clearly_better_trump_whole():
     assert st.ev_net == pytest.approx(candidate_stats(good.cand, good.t, *SEVEN, 0.0).ev_net)
 
 
+def test_a_split_choice_says_what_each_trump_is_worth_on_all_its_deals():
+    """When the halves choose different trumps the row's note names both and gives each
+    one's own EV on all its deals: the halves may disagree by chance, so the note must not
+    call them equally good."""
+    from boston_sim.analysis.evaluate import _cross_fit_note
+
+    for seed in range(200):
+        rng = np.random.default_rng(seed)
+        opts = [Solved(_cand(s), _draw(rng, 40), *SEVEN) for s in "SH"]
+        full = [parts_stats(o.cand, [(o, np.arange(40))], 0.0, False) for o in opts]
+        st = cross_fitted(opts, "at_least", 0.0, full)
+        if st.cross_fit is not None:
+            break
+    else:
+        pytest.fail("no seed split the choice")
+    note = _cross_fit_note(st, full)
+    even = next(f for f in full if f.candidate is st.cross_fit[0])
+    odd = next(f for f in full if f.candidate is st.cross_fit[1])
+    assert even is not odd
+    assert note.startswith(f"{even.candidate.trump} best on the even deals, "
+                           f"{odd.candidate.trump} on the odd ones")
+    for f in (even, odd):
+        assert f"{f.candidate.trump} {f.ev_net:+.1f} ± {f.ev_net_se:.1f}" in note
+    assert "equally" not in note
+    assert _cross_fit_note(full[0], full) == ""
+
+
 # ---------------------------------------------------------------- item: diff and diff_se
 
 def test_diff_and_its_se_describe_the_same_samples():
