@@ -13,7 +13,7 @@ from ..analysis.result import is_missing
 from ..config import SE_TARGET
 from ..rules import ALL_PASS_LABELS
 from .bracket import bracket_lines
-from .terminal import DEFAULT_WIDTH, Column, fitted_table, suit_text
+from .terminal import DEFAULT_WIDTH, Column, TrimmedLines, fitted_table, suit_text
 from .terminal import console as terminal_console
 
 if TYPE_CHECKING:
@@ -245,5 +245,6 @@ def report_text(analysis: Analysis, width: int = PIPE_WIDTH) -> str:
     from rich.console import Console
 
     buf = io.StringIO()
-    print_report(analysis, Console(file=buf, width=width, color_system=None, highlight=False))
+    print_report(analysis, Console(file=TrimmedLines(buf), width=width, color_system=None,
+                                   highlight=False))
     return buf.getvalue()

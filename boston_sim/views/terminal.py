@@ -40,11 +40,38 @@ def output_width(stream: Any = None) -> int:
 
 
 def console(*, stderr: bool = False, width: int | None = None) -> Any:
-    """A rich console on stdout (or stderr) of :func:`output_width` columns."""
+    """A rich console on stdout (or stderr) of :func:`output_width` columns, its lines
+    without trailing blanks (:class:`TrimmedLines`)."""
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    return Console(file=stream, width=width or output_width(stream), highlight=False)
+    return Console(file=TrimmedLines(stream), width=width or output_width(stream),
+                   highlight=False)
+
+
+class TrimmedLines:
+    """A text stream that passes each whole line on without its trailing blanks: rich pads a
+    title to the table's width and keeps the blank where it wraps a line, which a saved or
+    parsed report should not carry. Everything else is the wrapped stream's."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._pending = ""
+
+    def write(self, text: str) -> int:
+        head, sep, self._pending = (self._pending + text).rpartition("\n")
+        if sep:
+            self._stream.write("\n".join(x.rstrip(" ") for x in head.split("\n")) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:  # a line not yet ended goes out as it is
+            self._stream.write(self._pending)
+            self._pending = ""
+        self._stream.flush()
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, ...
+        return getattr(self._stream, name)
 
 
 @dataclass(frozen=True)

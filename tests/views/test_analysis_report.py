@@ -35,6 +35,28 @@ def test_report_width_and_a_short_repr():
     assert len(repr(a)) < 300 and "Recommendation" not in repr(a)
 
 
+def test_no_printed_line_ends_in_blanks():
+    """rich pads the title and keeps the blank where it wraps; a saved report must not."""
+    a = bs.analyze(HAND, samples=8, seed=3)
+    res = CliRunner().invoke(app, ["bid", HAND, "--samples", "8", "--seed", "3", "-q"],
+                             env={"COLUMNS": "80"})
+    rules = CliRunner().invoke(app, ["rules", "boston_foster"], env={"COLUMNS": "80"})
+    for text in (a.report(), a.report(width=60), res.stdout, rules.stdout):
+        lines = text.splitlines()
+        assert len(lines) > 10 and lines == [x.rstrip() for x in lines]
+    # only the blanks went: the same words as rich's own rendering, and it had some
+    import io
+
+    from rich.console import Console
+
+    from boston_sim.views.table import print_report
+
+    buf = io.StringIO()
+    print_report(a, Console(file=buf, width=80, color_system=None, highlight=False))
+    raw = buf.getvalue()
+    assert raw != a.report() and raw.split() == a.report().split()
+
+
 def test_analysis_does_not_import_the_views():
     """The layering holds: the report is reached through ``boston_sim``, not imported."""
     import ast
