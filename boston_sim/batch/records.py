@@ -54,6 +54,8 @@ ROW_SCHEMA: dict[str, type] = {
     "runner_up": str,
     "diff_se": float,
     "time_limited": bool,
+    "pass_value": float,  # what passing is worth (the all-pass game played out, or fixed)
+    "pass_value_se": float,
     # batch --bracket: the rung's figures under each play model (NaN where not replayed)
     **{f"bracket_{f}_{k}": float for f in BRACKET_FIGURES for k in ("p_make", "ev_net")},
     "bracket_changes_recommendation": str,  # "yes" / "no", empty without --bracket

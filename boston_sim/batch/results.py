@@ -61,6 +61,8 @@ def rows_of(analysis: Any, job: Job) -> list[dict[str, Any]]:
             "runner_up": "" if runner is None else str(runner),
             "diff_se": diff_se,
             "time_limited": bool(getattr(analysis, "time_limited", False)),
+            "pass_value": _num(getattr(analysis, "pass_value", None)),
+            "pass_value_se": _num(getattr(analysis, "pass_value_se", None)),
             **_bracket_cells(analysis, str(r["rung"])),
         })
     return out
@@ -84,8 +86,7 @@ def _recommendation(rs: list[dict[str, Any]]) -> tuple[str, str, str, float, flo
     if rec is not None:
         return rec["rung"], rec["name"], rec["trump"], rec["p_make"], rec["ev_net"]
     if any(not math.isnan(r["ev_net"]) for r in rs):
-        # passing is worth nothing to the would-be declarer (analysis model)
-        return "pass", "Pass", "", math.nan, 0.0
+        return "pass", "Pass", "", math.nan, rs[0]["pass_value"]
     # no priced rung (e.g. Fontainebleau): probabilities only, no recommendation
     return "", "", "", math.nan, math.nan
 
@@ -97,7 +98,7 @@ def _runner_up(rs: list[dict[str, Any]]) -> tuple[str, float]:
     if run is not None:
         return run["name"], run["ev_net"]
     if first["runner_up"] == "pass":
-        return "Pass", 0.0
+        return "Pass", first["pass_value"]
     return "", math.nan
 
 

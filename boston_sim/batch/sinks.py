@@ -216,7 +216,8 @@ class LineSink:
                 return [], {}
             header = next(csv.reader([lines[0].decode("utf-8")]))
             if header != ROW_COLUMNS:
-                raise BostonSimError(f"{self.path} is not a boston-sim results file (header)")
+                raise BostonSimError(f"{self.path} is not a results file of this boston-sim "
+                                     "(its columns differ): write to a new file")
             lines = lines[1:]
         groups: dict[int, list[tuple[bytes, dict[str, Any]]]] = {}
         order: list[int] = []
@@ -439,8 +440,8 @@ def read_parquet_checked(path: Path) -> Any:
                              f"{' '.join(str(e).split())[:120]}") from None
     missing = [c for c in ROW_COLUMNS if c not in df.columns]
     if missing:
-        raise BostonSimError(f"{path} is not a boston-sim results file "
-                             f"(missing {', '.join(missing)})")
+        raise BostonSimError(f"{path} is not a results file of this boston-sim "
+                             f"(missing {', '.join(missing)[:80]})")
     return df
 
 

@@ -50,6 +50,7 @@ PANEL_ROWS = 3  # a panel's title and axis, in rows
 MAX_BATCH_ROWS = 40  # hands drawn in a batch plot (the first ones; the title says so)
 REC_COLOR = "#d4a017"
 WIN_COLOR, LOSS_COLOR = "#55a868", "#c44e52"
+PASS_COLOR = "#8c8c8c"  # passing: its line in a hand's EV panel, a hand that passes in a batch
 
 
 def check_image_path(path: str | Path) -> Path:
@@ -129,7 +130,7 @@ def plot_hand(analysis: Analysis, path: str | Path | None = None, *,
 
 def _ev_panel(ax: Axes, a: Analysis, top: list[dict[str, Any]]) -> None:
     """Horizontal bars of EV net ± 2 SE for the contending rungs (ladder order, best on
-    top), pass at 0; the other rungs' EVs listed underneath."""
+    top), a line at the value of passing; the other rungs' EVs listed underneath."""
     shown = sorted((r for r in top if not is_missing(r["ev_net"])), key=lambda r: r["rank"])
     if not shown:
         ax.text(0.5, 0.5, "no priced rung: see P(make) per trump", ha="center", va="center",
@@ -144,7 +145,11 @@ def _ev_panel(ax: Axes, a: Analysis, top: list[dict[str, Any]]) -> None:
                     textcoords="offset points", fontsize=8)
     ax.set_yticks(ys, [("▶ " if r["recommended"] else "") + str(r["name"]) for r in shown])
     ax.axvline(0, color="black", lw=0.8)
-    ax.text(0, 0.01, " pass = 0", transform=ax.get_xaxis_transform(), fontsize=8, va="bottom")
+    pv = float(a.pass_value)
+    if pv != 0:
+        ax.axvline(pv, color=PASS_COLOR, lw=1, ls="--")
+    ax.text(pv, 0.01, f" pass {pv:+.1f}" if pv else " pass = 0",
+            transform=ax.get_xaxis_transform(), fontsize=8, va="bottom")
     others = [r for r in a.rung_rows if r["rung"] not in {x["rung"] for x in shown}]
     if others:
         listed = ", ".join(f"{r['name']} {_ev_short(r['ev_net'])}" for r in others)
@@ -307,7 +312,7 @@ def _batch_panel(ax: Axes, rules_id: str, hands: list[dict[str, Any]]) -> None:
     ys = list(range(len(hands)))[::-1]
     for y, h in zip(ys, hands, strict=True):
         ev = 0.0 if is_missing(h["ev_net"]) else float(h["ev_net"])
-        color = "#8c8c8c" if h["recommended"] in ("pass", "") else (
+        color = PASS_COLOR if h["recommended"] in ("pass", "") else (
             WIN_COLOR if ev >= 0 else LOSS_COLOR)
         ax.barh(y, ev, color=color, height=0.6)
         bid = "pass" if h["recommended"] == "pass" else h["recommended_name"] or "—"
@@ -319,5 +324,6 @@ def _batch_panel(ax: Axes, rules_id: str, hands: list[dict[str, Any]]) -> None:
     ax.margins(x=0.3)
     if not any(not is_missing(h["ev_net"]) and h["ev_net"] for h in hands):
         ax.set_xlim(-1, 1)  # every hand passes: a readable axis around 0
-    ax.set_xlabel(f"expected net {_unit_of(rules_id)} of the recommended bid (pass = 0)")
+    ax.set_xlabel(f"expected net {_unit_of(rules_id)} of the recommended bid "
+                  "(a pass: the value of passing)")
     ax.set_title(f"{TITLE_BATCH} — {rules_id}", fontsize=10)

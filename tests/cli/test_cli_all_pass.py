@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from boston_sim.cli import app
@@ -44,3 +45,33 @@ def test_solo_whist_grand_is_an_option():
     assert "Pass (all pass" not in plain
     grand = _bid(*args, "--option", "all_pass=grand").stdout
     assert "Pass (all pass)" in grand and "pass = Grand" in " ".join(grand.split())
+
+
+def test_batch_rows_summary_and_table_carry_the_value_of_passing(tmp_path):
+    """A batch writes what passing is worth (the simulated all-pass game), not 0: on every
+    row of the hand, as the summary's EV of a pass and as a runner-up pass's EV."""
+    import csv
+
+    from boston_sim.analysis import analyze
+
+    hands = tmp_path / "h.txt"
+    hands.write_text(f"{WEAK} | eldest\nAQ64.AJ.J8543.A6 | dealer\n", encoding="utf-8")
+    res = runner.invoke(app, ["batch", str(hands), "--samples", "20", "--out",
+                              str(tmp_path / "r.csv"), "-q", "--threads", "1"],
+                        env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader((tmp_path / "r.csv").open(encoding="utf-8")))
+    summary = list(csv.DictReader((tmp_path / "r.summary.csv").open(encoding="utf-8")))
+    for hid, s in enumerate(summary):
+        mine = [r for r in rows if int(r["hand_id"]) == hid]
+        own = analyze(s["hand"], seat=s["seat"], samples=20, seed=int(s["seed"]))
+        assert [float(r["pass_value"]) for r in mine] == pytest.approx(
+            [own.pass_value] * len(mine))
+        assert own.pass_value != 0 and float(mine[0]["pass_value_se"]) > 0
+        pv = own.pass_value
+        if s["recommended"] == "pass":
+            assert float(s["ev_net"]) == pytest.approx(pv)
+            assert f"{pv:+.1f}" in res.stdout
+        if s["runner_up"] == "pass":
+            assert float(s["runner_up_ev_net"]) == pytest.approx(pv)
+    assert {s["recommended"] for s in summary} | {s["runner_up"] for s in summary} >= {"pass"}
