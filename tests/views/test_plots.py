@@ -67,6 +67,21 @@ def test_the_ev_panel_zooms_on_the_contending_rungs() -> None:
     assert "Grand Slam" in ev.get_xlabel() and "others:" in ev.get_xlabel()
 
 
+def test_the_ev_panel_draws_passing_at_its_value() -> None:
+    """Classic Boston values a pass by the all-pass game: the line and its label sit at
+    that value, not at 0 (a bid left of it is worse than passing)."""
+    from boston_sim.analysis import analyze
+
+    a = analyze("KQJT9.AK.QJ2.432", samples=8, seed=1)
+    assert a.pass_value < -10
+    ev = plots.plot_hand(a).axes[0]
+    xs = {round(float(line.get_xdata()[0]), 6) for line in ev.get_lines()}
+    assert round(a.pass_value, 6) in xs and 0.0 in xs
+    assert any(t.get_text() == f" pass {a.pass_value:+.1f}" for t in ev.texts)
+    fixed = analyze("KQJT9.AK.QJ2.432", samples=8, seed=1, options={"all_pass": "none"})
+    assert any(t.get_text() == " pass = 0" for t in plots.plot_hand(fixed).axes[0].texts)
+
+
 def test_plot_batch_has_one_row_per_hand(tmp_path: Path) -> None:
     hands = tmp_path / "h.csv"
     hands.write_text("hand,seat,rules,turnup\n"
