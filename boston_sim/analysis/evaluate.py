@@ -151,22 +151,16 @@ def _describe(c: Candidate) -> str:
     return text + (f" −{format_card(c.discard)}" if c.discard >= 0 else "")
 
 
-def _cross_fit_note(st: CandidateStats, full: list[CandidateStats]) -> str:
-    """The row's note when its two halves of the deals chose different trumps: which, and
-    what each is worth on all its deals (the halves may disagree by chance alone)."""
+def _cross_fit_note(st: CandidateStats) -> str:
+    """The row's note when its two halves of the deals chose different trumps. The halves
+    may disagree by chance alone, one trump clearly the better on all the deals, so the note
+    claims nothing about how close they are (and reads the same for every such rung, one
+    footnote)."""
     if st.cross_fit is None:
         return ""
-    even, odd = st.cross_fit
-
-    def worth(c: Candidate) -> str:
-        f = next(f for f in full if f.candidate is c)
-        if f.priced:
-            return f"{_describe(c)} {f.ev_net:+.1f} ± {f.ev_net_se:.1f}"
-        return f"{_describe(c)} P(make) {f.p_make:.2f} ± {f.p_make_se:.2f}"
-
-    return (f"{_describe(even)} best on the even deals, {_describe(odd)} on the odd ones, "
-            f"each scored on the other half (on all their deals: {worth(even)}, "
-            f"{worth(odd)})")
+    even, odd = (_describe(c) for c in st.cross_fit)
+    return (f"{even} best on the even deals, {odd} on the odd ones: each half's choice "
+            "scored on the other half")
 
 
 class RungMemo:
@@ -241,7 +235,7 @@ def _add_rung(ev: Evaluation, rs: RuleSet, rung: Any, full: list[CandidateStats]
             ev.payoffs[rung.id] = st.net
             ev.payoff_samples[rung.id] = st.net_sample
         row = _row(rs, rung, st, st is chosen, ctx, partner)
-        note = _cross_fit_note(st, full)
+        note = _cross_fit_note(st)
         if note:
             row["note"] = "; ".join(x for x in (row["note"], note) if x)
         ev.rows.append(row)

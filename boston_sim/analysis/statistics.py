@@ -346,7 +346,10 @@ def parts_stats(cand: Candidate, parts: Parts, threshold: float,
     st = CandidateStats(cand, mix.gather(lambda s: s.t),
                         p_make=float(np.clip(ok.mean(), 0.0, 1.0)),
                         p_make_se=ac_mean_se(ok),
-                        mean_tricks=float(mix.terms(lambda s: _TRICKS).mean()),
+                        # (two-phase terms can average a little below 0 when every deal
+                        # takes none or one trick: the clip keeps the mean a trick count)
+                        mean_tricks=float(np.clip(mix.terms(lambda s: _TRICKS).mean(), 0.0,
+                                                  TRICK_COUNTS - 1)),
                         trick_distribution=[float(x) for x in np.bincount(
                             tw.astype(np.int64), weights=w, minlength=TRICK_COUNTS)[
                             :TRICK_COUNTS] / m],

@@ -193,10 +193,11 @@ def test_cross_fitting_keeps_a_clearly_better_trump_whole():
     assert st.ev_net == pytest.approx(candidate_stats(good.cand, good.t, *SEVEN, 0.0).ev_net)
 
 
-def test_a_split_choice_says_what_each_trump_is_worth_on_all_its_deals():
-    """When the halves choose different trumps the row's note names both and gives each
-    one's own EV on all its deals: the halves may disagree by chance, so the note must not
-    call them equally good."""
+def test_a_split_choice_names_both_trumps_and_claims_no_tie():
+    """When the halves choose different trumps the row's note names them, in the halves'
+    order, without calling them equally good: the halves may disagree by chance while one
+    trump is clearly the better on all the deals (T93.Q2.AK94.AKQ4's Six, 12 counters
+    apart, split in 17 of 60 seeds)."""
     from boston_sim.analysis.evaluate import _cross_fit_note
 
     for seed in range(200):
@@ -208,16 +209,12 @@ def test_a_split_choice_says_what_each_trump_is_worth_on_all_its_deals():
             break
     else:
         pytest.fail("no seed split the choice")
-    note = _cross_fit_note(st, full)
-    even = next(f for f in full if f.candidate is st.cross_fit[0])
-    odd = next(f for f in full if f.candidate is st.cross_fit[1])
-    assert even is not odd
-    assert note.startswith(f"{even.candidate.trump} best on the even deals, "
-                           f"{odd.candidate.trump} on the odd ones")
-    for f in (even, odd):
-        assert f"{f.candidate.trump} {f.ev_net:+.1f} ± {f.ev_net_se:.1f}" in note
-    assert "equally" not in note
-    assert _cross_fit_note(full[0], full) == ""
+    even, odd = (c.trump for c in st.cross_fit)
+    assert even != odd
+    note = _cross_fit_note(st)
+    assert note.startswith(f"{even} best on the even deals, {odd} on the odd ones")
+    assert "equal" not in note
+    assert _cross_fit_note(full[0]) == ""
 
 
 # ---------------------------------------------------------------- item: diff and diff_se
