@@ -349,3 +349,12 @@ def test_the_weighted_distribution_gives_the_failures_their_exact_mass():
     # equal weights: the plain mean of the worst k
     v = np.arange(40.0)[::-1]
     assert weighted_cvar(v, np.ones(40), 0.05) == np.sort(v)[:2].mean()
+
+
+def test_a_mean_trick_count_stays_a_trick_count():
+    """Two-phase terms of a trump where nearly every deal takes no trick averaged -0.03 on
+    this hand: the reported mean is clipped to 0..13, like P(make) to 0..1."""
+    a = analyze("T9532.642.53.742", seat="eldest", samples=60, seed=0)
+    two_phase = [r for r in a.rows if r["kind"] == "at_least"]
+    assert two_phase and all(0.0 <= r["mean_tricks"] <= 13.0 for r in a.rows)
+    assert min(r["mean_tricks"] for r in two_phase) == 0.0
