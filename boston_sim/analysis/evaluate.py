@@ -453,7 +453,8 @@ def recommend(rs: RuleSet, rows: list[dict[str, Any]],
         r.indistinguishable = abs(r.diff) <= INDISTINGUISHABLE_SES * r.diff_se
     runner_name = "pass" if r.runner_up == "pass" else rs.rung(r.runner_up).name
     if r.indistinguishable:
-        r.reason += (f"; {runner_name} is statistically indistinguishable "
+        than = " from passing" if r.recommended == "pass" else ""
+        r.reason += (f"; {runner_name} is statistically indistinguishable{than} "
                      f"(difference {r.diff:.1f} ± {r.diff_se:.1f})")
     else:
         r.reason += f"; ahead of {runner_name} by {r.diff:.1f} ± {r.diff_se:.1f}"

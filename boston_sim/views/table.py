@@ -116,16 +116,18 @@ def _columns(a: Analysis, compact: bool, uneven: bool) -> list[Column]:
 
 
 def _pass_row(a: Analysis, pm: str, uneven: bool) -> list[str] | None:
-    """The pass row under the rungs when an all-pass game values passing (simulated, so it
-    has an SE): its net EV, the other columns empty."""
-    if a.all_pass_model not in ALL_PASS_LABELS:
-        return None
+    """The pass row under the rungs, whenever bids are priced: its net EV, the other columns
+    empty. An all-pass game played out has an SE and its deals; a fixed value has neither."""
+    simulated = a.all_pass_model in ALL_PASS_LABELS
+    if not simulated and a.recommended is None:
+        return None  # nothing priced: there is no bid to weigh against passing
     # the model is named in the pass note under the table: a short label keeps the Rung
     # column as narrow as the rungs' names
-    line = ["▶" if a.recommended == "pass" else "", "Pass (all pass)", "", "—", "—",
-            "—", _pm(a.pass_value, a.pass_value_se, pm=pm), "—", "—"]
+    line = ["▶" if a.recommended == "pass" else "",
+            "Pass (all pass)" if simulated else "Pass", "", "—", "—", "—",
+            _pm(a.pass_value, a.pass_value_se if simulated else None, pm=pm), "—", "—"]
     if uneven:
-        line.append(str(a.pass_samples or a.samples))
+        line.append(str(a.pass_samples or a.samples) if simulated else "—")
     return line
 
 

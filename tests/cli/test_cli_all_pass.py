@@ -47,6 +47,24 @@ def test_solo_whist_grand_is_an_option():
     assert "Pass (all pass)" in grand and "pass = Grand" in " ".join(grand.split())
 
 
+def test_a_fixed_pass_value_has_its_row_and_is_marked_when_recommended():
+    """Without an all-pass game passing is worth the rule set's fixed value: the table still
+    has a Pass row (no SE, no deals), marked ▶ when it is the recommendation, and a close
+    runner-up is indistinguishable *from passing*."""
+    args = ("--rules", "boston_russian", "--turnup", "H2", "--senior", "S")
+    res = runner.invoke(app, ["bid", "KQ.AJ975.K84.Q63", "--samples", "20", "--seed", "0",
+                              "-q", *args], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    row = next(x for x in lines if x.lstrip("▶ ").startswith("Pass"))
+    assert "Recommendation: pass" in res.stdout and row.startswith("▶ Pass")
+    assert row.split()[-1] == "+0.0" and "±" not in row
+    assert sum(x.startswith("▶") for x in lines) == 1
+    assert "indistinguishable from passing" in " ".join(res.stdout.split())
+    unpriced = _bid("--rules", "fontainebleau_foster").stdout
+    assert not any(x.lstrip("▶ ").startswith("Pass") for x in unpriced.splitlines())
+
+
 def test_batch_rows_summary_and_table_carry_the_value_of_passing(tmp_path):
     """A batch writes what passing is worth (the simulated all-pass game), not 0: on every
     row of the hand, as the summary's EV of a pass and as a runner-up pass's EV."""
