@@ -170,10 +170,14 @@ def output_paths(input_path: str | Path, out: str | Path | None, fmt: str | None
     else:
         results = Path(out)
         suffix = results.suffix.lower()
-        if fmt is None and suffix and suffix not in EXT_TO_OUTPUT:
+        # (the extension is what tells a later read, `plot` or --resume, the format)
+        if suffix not in EXT_TO_OUTPUT and not results.is_dir():  # (a directory: refused later)
             raise BostonSimError(f"cannot tell the output format of {clip(results)} from its "
-                                 f"extension; use {', '.join(EXT_TO_OUTPUT)} or --format")
-        f = fmt or EXT_TO_OUTPUT.get(suffix, "csv")
+                                 f"extension; use {', '.join(EXT_TO_OUTPUT)}")
+        f = EXT_TO_OUTPUT.get(suffix, fmt or "csv")
+        if fmt is not None and fmt != f:
+            raise BostonSimError(f"--format {fmt} contradicts the extension of "
+                                 f"{clip(results)} ({f}): make them agree, or give one only")
         if f not in OUTPUT_FORMATS:
             raise BostonSimError(f"unknown output format {f!r} (use {', '.join(OUTPUT_FORMATS)})")
         ext = OUTPUT_EXT[f]

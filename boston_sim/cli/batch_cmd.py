@@ -102,7 +102,8 @@ def batch(
                       "the input. The summary, errors and settings go beside it.")] = None,
     fmt: Annotated[str | None, typer.Option(
         "--format",
-        help="Output format: csv, parquet or jsonl (default from --out, else csv).")] = None,
+        help="Output format without --out: csv, parquet or jsonl (default csv); with --out "
+             "its extension says it.")] = None,
     input_format: Annotated[str | None, typer.Option(
         "--input-format", help="text, csv, jsonl or pbn (default: from the extension).")] = None,
     rules: Rules = None,

@@ -179,10 +179,17 @@ def test_all_good_exit_0_and_usage_errors_exit_2(tmp_path: Path) -> None:
     nohand = tmp_path / "nohand.csv"
     nohand.write_text("cards,seat\nAKQJT98.AK.A2.32,eldest\n")
     usage.append(["batch", str(nohand), *args])
+    # an output whose format its extension does not say, or contradicts: refused before any
+    # work (a later read, plot or --resume, knows the format by the extension only)
+    outs = [["--out", str(tmp_path / "r.csv"), "--format", "parquet"],
+            ["--out", str(tmp_path / "r.dat"), "--format", "csv"],
+            ["--out", str(tmp_path / "r"), "--format", "jsonl"]]
+    usage += [["batch", str(f), *o, *args] for o in outs]
     for cmd in usage:
         res = RUNNER.invoke(app, cmd)
         assert res.exit_code == 2, (cmd, res.output)
         assert "error:" in res.output and "Traceback" not in res.output
+    assert not list(tmp_path.glob("r*")), "nothing written for a refused output"
 
 
 # --------------------------------------------------------------------------- results
