@@ -125,14 +125,14 @@ class JobStream:
         for width, rec in self._items():
             item: Job | BadRow
             if rec.error is not None:
-                item = BadRow(rec.line, rec.error, rec.text, index)
+                item = BadRow(rec.line, rec.error, rec.text, index, width)
             else:
                 try:
                     item = _job(rec, index, self.settings, rule_errors)
                 except RunOptionError:
                     raise
                 except USER_ERRORS as e:
-                    item = BadRow(rec.line, str(e), rec.text, index)
+                    item = BadRow(rec.line, str(e), rec.text, index, width)
             yield item
             index += width
         self.n_hands = index

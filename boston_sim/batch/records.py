@@ -93,6 +93,7 @@ class BadRow:
     reason: str
     text: str = ""
     index: int | None = None
+    hands: int = 1  # the positions it stands for (a PBN board read for every seat: 4)
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ class BatchSummary:
     done: int = 0  # hands with results in the output (including resumed ones)
     analysed: int = 0  # hands analysed in this run
     skipped: int = 0  # hands already in the output (--resume)
-    failed: int = 0  # bad rows + hands whose analysis failed
+    failed: int = 0  # hands of bad rows + hands whose analysis failed
     results: str = ""
     summary: str = ""
     errors: str = ""

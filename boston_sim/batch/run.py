@@ -98,6 +98,8 @@ def run_batch(
     stream = JobStream(input_path, settings, input_format=in_fmt, pbn_seat=pbn_seat,
                        pbn_board=pbn_board)
     n_hands = stream.scan()  # every error of the input file comes now, before any file
+    if n_hands == 0:
+        raise BostonSimError(f"no hands in {clip(input_path)} (read as {in_fmt})")
     meta = run_meta(input_path, in_fmt, paths.fmt, pbn_seat, settings, stream.sha256,
                     stream.pbn_board)
     if resume:
@@ -165,6 +167,7 @@ def _run_jobs(sink: Any, stream: JobStream, resume: bool, paths: OutputPaths,
     for item in stream:
         if isinstance(item, BadRow):
             errors.add(item.line, item.index, item.reason, item.text)
+            summary.failed += item.hands
         elif item.index in done:
             summary.skipped += 1
         else:
@@ -176,6 +179,7 @@ def _run_jobs(sink: Any, stream: JobStream, resume: bool, paths: OutputPaths,
             for res in execute(todo, workers=workers, scheduler=scheduler, fn=fn):
                 if res.error is not None or not res.rows:
                     errors.add(res.line, res.index, res.error or "no rows", "")
+                    summary.failed += 1
                 else:
                     sink.write_hand(res.rows)
                     summary.analysed += 1
@@ -184,7 +188,6 @@ def _run_jobs(sink: Any, stream: JobStream, resume: bool, paths: OutputPaths,
         sink.close()
         errors.close()
     sink.finish()
-    summary.failed = errors.count
 
 
 def _remove_new(paths: list[Path]) -> None:

@@ -321,3 +321,27 @@ def test_max_time_per_hand_reaches_the_analysis_and_the_resume_check(monkeypatch
     with pytest.raises(BostonSimError, match="max_time"):
         run_batch(f, tmp_path / "one.csv", rules=str(QUICK), turnup="H2", workers=1,
                   max_time=60, resume=True)
+
+
+def test_a_bad_pbn_board_fails_every_hand_it_stands_for(tmp_path: Path) -> None:
+    """A board read for every seat is four hands: when it cannot be read, the counts say
+    four failed (not one of four, three unaccounted for), and the errors file has its line."""
+    pbn = tmp_path / "odd.pbn"
+    pbn.write_text('[Board "1"]\n[Dealer "Q"]\n[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ '
+                   '765.432.AKQJ.T98 432.AKQJ.T98.765"]\n', encoding="utf-8")
+    res = RUNNER.invoke(app, ["batch", str(pbn), "--out", str(tmp_path / "r.csv"), "--json",
+                              "--samples", "4", "--workers", "1", "-q"])
+    assert res.exit_code == 1, res.output
+    d = json.loads(res.stdout)
+    assert (d["hands"], d["done"], d["failed"]) == (4, 0, 4)
+    errs = _errors(tmp_path / "r.errors.csv")  # (a board is known by its [Deal] line)
+    assert [(e["line"], e["reason"]) for e in errs] == [("3", "unknown dealer 'Q'")]
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n\n"])
+def test_an_input_without_hands_is_an_error(tmp_path: Path, text: str) -> None:
+    f = tmp_path / "none.txt"
+    f.write_text(text, encoding="utf-8")
+    res = RUNNER.invoke(app, ["batch", str(f), "--out", str(tmp_path / "r.csv"), "-q"])
+    assert res.exit_code == 2 and "no hands in" in res.output, res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["none.txt"]
