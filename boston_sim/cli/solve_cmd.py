@@ -105,7 +105,7 @@ def solve(
 def read_deal_file(file: Path) -> str:
     """The text of a ``--file``, read line by line within the input limits (a file with no
     line end, such as /dev/zero, stops at the line limit instead of filling memory)."""
-    with open(file, encoding="utf-8", newline="") as f:
+    with open(file, encoding="utf-8-sig", newline="") as f:
         return "".join(bounded_lines(f, str(file)))
 
 

@@ -187,6 +187,15 @@ def test_file_with_a_bad_line(tmp_path: Path) -> None:
     assert "error" in objs[1] and "tricks" not in objs[1]
 
 
+def test_file_with_a_byte_order_mark(tmp_path: Path) -> None:
+    """Windows editors start a UTF-8 file with a BOM; like batch and --pbn, --file skips it."""
+    f = tmp_path / "bom.txt"
+    f.write_bytes(("\ufeff" + TRUMPS13 + "\r\n").encode("utf-8"))
+    res = run("solve", "--file", str(f), "-t", "NT", "--leader", "N")
+    assert res.exit_code == 0, err(res)
+    assert res.stdout.splitlines() == ["line 1: N: 13 tricks (trump NT, N leads)"]
+
+
 def test_file_all_good_with_progress_bar(tmp_path: Path) -> None:
     f = tmp_path / "deals.txt"
     f.write_text("\n".join([TRUMPS13] * 3) + "\n", encoding="utf-8")
