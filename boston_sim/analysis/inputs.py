@@ -22,7 +22,13 @@ from ..cards import (
     parse_strain,
     play_seat_to_compass,
 )
-from ..config import CONTEXT_KEYS, MISERE_TRICKS_MODES, PARTNER_AVERAGE, PARTNER_OFFSETS
+from ..config import (
+    CONTEXT_KEYS,
+    CONTEXT_SUIT_RULE,
+    MISERE_TRICKS_MODES,
+    PARTNER_AVERAGE,
+    PARTNER_OFFSETS,
+)
 from ..errors import RulesError, SamplingError
 from ..limits import NODE_BUDGET_MAX, clip
 from ..rules import RuleSet, load_rules
@@ -110,6 +116,9 @@ def _load_rules(s: AnalysisSettings, ctx: dict[str, Any]) -> RuleSet:
                 raise RulesError(f"{k}: {e}") from None
             if ctx[k] == "NT":
                 raise RulesError(f"{k} must be a suit, not NT")
+            if rs.suit_rule != CONTEXT_SUIT_RULE[k]:
+                raise RulesError(f"{rs.id} ranks its trumps without a {k} suit: --{k} "
+                                 "does not apply")
     return rs
 
 

@@ -127,6 +127,13 @@ def score(
         except ValueError:
             raise RulesError(f"tricks must be a whole number, not {tricks!r}") from None
         context: dict[str, Any] = {}
+        if senior is not None or boston is not None:  # only Russian Boston reads them
+            rs = load_rules(rules_name, parse_options(option))
+            if senior is not None and rs.suit_rule != "junior_senior":
+                raise RulesError(f"{rs.id} ranks its trumps without a senior suit: --senior "
+                                 "does not apply")
+            if boston is not None and not rs.boston_bonus:
+                raise RulesError(f"{rs.id} has no boston card: --boston does not apply")
         if senior is not None:
             context["senior"] = senior
         if boston is not None:

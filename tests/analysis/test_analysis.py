@@ -223,6 +223,20 @@ def test_pair_rungs_use_the_partner_option():
         analyze(MIXED, rules="solo_whist_foster", samples=5, turnup="S2", partner="behind")
 
 
+def test_a_suit_the_rule_set_never_reads_is_refused():
+    """A preference, senior or junior suit that the rule set does not rank by would be
+    echoed in the report and change nothing: it is an error, like a turn-up in classic
+    Boston."""
+    cases = [dict(context={"senior": "S"}),
+             dict(options={"preference": "H"}, rules="solo_whist_foster", turnup="H2"),
+             dict(options={"preference": "H"}, rules="boston_russian", turnup="H2",
+                  context={"senior": "S"}),
+             dict(context={"junior": "C"}, rules="boston_modern")]
+    for kw in cases:
+        with pytest.raises(RulesError, match="does not apply"):
+            analyze(MIXED, samples=4, seed=1, **kw)
+
+
 def test_preference_gives_the_suit_class():
     a = analyze(MIXED, samples=6, seed=1, options={"preference": "H"})
     cls = a.table.set_index(["rung", "trump"])["trump_class"]

@@ -287,6 +287,10 @@ def test_score_russian_context() -> None:
         (("score", "--rules", "boston_foster", "eight", "seven"), "whole number"),
         (("score", "--rules", "boston_foster", "eight", "8", "--trump", "X"), "unknown trump"),
         (("score", "--rules", "boston_foster", "eight", "8", "--trump", "NT"), "no-trump"),
+        (("score", "--rules", "boston_foster", "eight", "8", "--senior", "H"),
+         "without a senior suit: --senior does not apply"),
+        (("score", "--rules", "solo_whist_foster", "solo", "8", "--boston"),
+         "no boston card: --boston does not apply"),
         (
             ("score", "--rules", "boston_foster", "eight", "8", "-o", "slam_failure=sometimes"),
             "allowed: played_out|one_trick",
