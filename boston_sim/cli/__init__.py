@@ -86,6 +86,28 @@ def _quiet_stdout() -> None:
         sys.stdout = None  # type: ignore[assignment]
 
 
+def _run_app() -> int:
+    """Run the app, a usage error that click would print as three lines (usage, hint,
+    "Error: ...") printed as one ``error:`` line like every other wrong request; the exit
+    code the command set (``typer.Exit``), else 0."""
+    import sys
+
+    try:
+        rv = app(standalone_mode=False)
+    except Exception as e:  # click's usage errors (typer may carry its own copy of click)
+        if not (hasattr(e, "format_message") and isinstance(getattr(e, "exit_code", None),
+                                                                int)):
+            raise
+        ctx = getattr(e, "ctx", None)
+        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        if type(e).__name__ == "NoArgsIsHelpError":  # no arguments at all: the help
+            sys.stderr.write(e.format_message() + "\n")
+        else:
+            sys.stderr.write(f"error: {' '.join(e.format_message().split())}{hint}\n")
+        return int(e.exit_code)
+    return rv if isinstance(rv, int) else 0
+
+
 def main() -> None:
     """Console-script entry point (``boston-sim``).
 
@@ -102,7 +124,7 @@ def main() -> None:
     code: int | str | None = 0
     try:
         try:
-            app()
+            code = _run_app()
         except SystemExit as e:
             code = e.code
         sys.stdout.flush()

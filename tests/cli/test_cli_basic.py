@@ -213,7 +213,7 @@ def test_ctrl_c_is_quiet(
 ) -> None:
     from boston_sim import cli
 
-    def interrupted() -> None:
+    def interrupted(**_: object) -> None:  # (main runs the app with standalone_mode=False)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "app", interrupted)
@@ -228,7 +228,7 @@ def test_closed_pipe_is_quiet() -> None:
     code = (
         "import sys; sys.argv = ['boston-sim', '--help']\n"
         "import boston_sim.cli as cli\n"
-        "def noisy():\n"
+        "def noisy(**_):\n"
         "    for _ in range(100000):\n"
         "        print('x' * 100)\n"
         "cli.app = noisy\n"

@@ -237,3 +237,28 @@ def test_valid_environment_overrides_take_effect():
     assert proc.stdout.split() == ["16", "1.0", "False", "[]"], proc.stderr
     proc = _cli("solve", _SOLVABLE, "-t", "S", env={"BOSTON_SIM_TT_BITS": "16"})
     assert proc.returncode == 0 and "13 tricks" in proc.stdout, proc.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("bid", "KQJT9.AK.QJ2.432", "--samples", "1e9"),
+    ("bid", "KQJT9.AK.QJ2.432", "--show-failures", "-1"),
+    ("score", "eight", "-1"),
+    ("partout", "a", "b", "c", "d"),
+    ("nosuchcommand",),
+])
+def test_a_usage_error_that_click_finds_is_one_error_line(args) -> None:
+    """Click reports a wrong option or argument as three lines (usage, hint, "Error: ...");
+    the program prints one ``error:`` line naming the command's help, exit code 2."""
+    proc = _cli(*args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert "--help')" in lines[0] and "Traceback" not in proc.stderr
+
+
+def test_no_arguments_at_all_show_the_help() -> None:
+    proc = _cli()
+    assert proc.returncode == 2 and proc.stderr.startswith("Usage: ")
+    assert "Commands:" in proc.stderr and "error:" not in proc.stderr
+    ok = _cli("rules", "--help")
+    assert ok.returncode == 0 and ok.stdout.startswith("Usage: ") and ok.stderr == ""
