@@ -72,6 +72,11 @@ def user_errors() -> Iterator[None]:
         fail("out of memory; ask for fewer samples or a smaller input", FAILURE_EXIT)
 
 
+def tricks_text(n: int) -> str:
+    """``n`` tricks, in the singular for one."""
+    return f"{n} trick" if n == 1 else f"{n} tricks"
+
+
 def parse_options(items: list[str] | None) -> dict[str, str]:
     """``["key=value", ...]`` -> dict; a malformed item is a user error (``RulesError``)."""
     from ..errors import RulesError

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import echo_json, parse_options, user_errors
+from .common import echo_json, parse_options, tricks_text, user_errors
 
 OptionList = Annotated[
     list[str] | None,
@@ -153,7 +153,7 @@ def score(
                 rules_name, parse_options(option))))
             return
         outcome = "made" if s.success else "failed"
-        typer.echo(f"{s.rules}: {s.name} ({s.contract}), {s.tricks} tricks — {outcome}")
+        typer.echo(f"{s.rules}: {s.name} ({s.contract}), {tricks_text(s.tricks)} — {outcome}")
         if s.amount is None:
             typer.echo("no price: these rules give no payment for this contract")
             return
@@ -218,7 +218,7 @@ def partout(
             return
         typer.echo(f"{rs.id}: misère partout, 1 red = {rs.red_in_white:g} white")
         for i, (t, w, r) in enumerate(zip(tricks, white, red, strict=True)):
-            typer.echo(f"player {i + 1}: {t:2d} tricks  {w:+g} white ({r:+g} red)")
+            typer.echo(f"player {i + 1}: {tricks_text(t):>9}  {w:+g} white ({r:+g} red)")
 
 
 def register(app: typer.Typer) -> None:

@@ -15,7 +15,7 @@ import typer
 
 from ..limits import TRICKS_MAX, bounded_lines, check_int, check_text
 from ..manifest import now_utc, with_manifest
-from .common import echo_json, fail, notice_at_compile, user_errors
+from .common import echo_json, fail, notice_at_compile, tricks_text, user_errors
 
 KINDS = ("at_least", "at_most", "exactly")
 PROGRESS_MIN_DEALS = 20  # below this a file is solved too fast for a bar to help
@@ -214,7 +214,7 @@ def _render(r: dict[str, Any]) -> str:
     where = f"trump {r['trump']}, {r['leader']} leads" + (", boston card" if r["boston"] else "")
     if "answer" in r:
         return f"{side} {r['kind']} {r['target']}: {'yes' if r['answer'] else 'no'} ({where})"
-    return f"{side}: {r['tricks']} tricks ({where})"
+    return f"{side}: {tricks_text(r['tricks'])} ({where})"
 
 
 def _read_deals(text: str) -> list[tuple[int, str]]:

@@ -111,7 +111,7 @@ def test_boston_card() -> None:
     res = run("solve", BOSTON1, "-t", "S", "-l", "E")
     assert res.stdout.strip() == "N: 0 tricks (trump S, E leads)"
     res = run("solve", BOSTON1, "-t", "S", "-l", "E", "--boston")
-    assert res.stdout.strip() == "N: 1 tricks (trump S, E leads, boston card)"
+    assert res.stdout.strip() == "N: 1 trick (trump S, E leads, boston card)"
 
 
 def _table(obj) -> dict[tuple[str, str | None], dict]:
