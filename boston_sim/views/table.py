@@ -143,7 +143,9 @@ def render_table(analysis: Analysis, *, symbols: bool = True, compact: bool = Fa
 
     a = analysis
     notes = notes if notes is not None else Notes()
-    title = f"{a.rules.name}: {a.hand} ({a.seat}), {a.samples} samples, seed {a.seed}"
+    # a void as "-", as the hand is typed (PBN's empty suit is easy to miss in a title)
+    shown = ".".join(part or "-" for part in a.hand.split("."))
+    title = f"{a.rules.name}: {shown} ({a.seat}), {a.samples} samples, seed {a.seed}"
     title += f", {a.elapsed:.1f} s"
     if compact:
         title += f"; EV in {a.rules.unit}"

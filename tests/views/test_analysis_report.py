@@ -57,6 +57,12 @@ def test_no_printed_line_ends_in_blanks():
     assert raw != a.report() and raw.split() == a.report().split()
 
 
+def test_a_void_shows_as_typed_in_the_title():
+    a = bs.analyze("-.KQ2.K763.K97542", samples=4, seed=1)
+    assert a.hand == ".KQ2.K763.K97542"  # the data keep PBN's empty suit
+    assert a.report().startswith("Boston (Foster's Hoyle): -.KQ2.K763.K97542 (eldest)")
+
+
 def test_analysis_does_not_import_the_views():
     """The layering holds: the report is reached through ``boston_sim``, not imported."""
     import ast
