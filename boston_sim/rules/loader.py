@@ -197,7 +197,9 @@ def _check_numbers(value: Any, path: str, where: str, depth: int) -> None:
         for i, v in enumerate(value):
             _check_numbers(v, path, f"{where}[{i}]", depth + 1)
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        if not abs(value) <= MAX_RULE_NUMBER:  # also catches nan
+        if value != value:  # nan
+            raise RulesError(f"{path}: {where} is not a number (nan)")
+        if not abs(value) <= MAX_RULE_NUMBER:
             raise RulesError(f"{path}: {where} is beyond the limit of "
                              f"+-{MAX_RULE_NUMBER:g} for any number in a rule set")
 
@@ -280,8 +282,9 @@ def _resolve_options(
         value = options[k]
         if isinstance(value, (int, float)) and not isinstance(value, bool) and not (
                 abs(value) <= MAX_RULE_NUMBER):
-            raise RulesError(f"option {k}={v} is beyond the limit of +-{MAX_RULE_NUMBER:g} "
-                             "for any number in a rule set")
+            what = ("is not a number" if value != value else
+                    f"is beyond the limit of +-{MAX_RULE_NUMBER:g} for any number in a rule set")
+            raise RulesError(f"option {k}={v} {what}")
     return options
 
 

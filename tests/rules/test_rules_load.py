@@ -303,6 +303,16 @@ def broken(tmp_path: Path, old: str, new: str, base: str = "boston_foster") -> P
         ),
         ("pool_bid = false\n", "pool_bid = false\nfoo = 1\n", "rungs[boston].foo: unknown field"),
         ("payers = 3 ", "payers = 4 ", "rungs[boston].payers"),
+        (
+            "8 = [23, 34, 46, 56, 67, 78, 89, 110]",
+            "8 = [23, 34, 46, 56, 67, 78, 89, nan]",
+            "tables.failure_english.8[7] is not a number",
+        ),
+        (
+            "8 = [23, 34, 46, 56, 67, 78, 89, 110]",
+            "8 = [23, 34, 46, 56, 67, 78, 89, 1e10]",
+            "tables.failure_english.8[7] is beyond the limit",
+        ),
     ],
 )
 def test_broken_file_names_file_and_field(tmp_path: Path, old: str, new: str, field: str) -> None:
