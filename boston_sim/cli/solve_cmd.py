@@ -27,7 +27,7 @@ class _Query:
     """What to ask of every deal (already parsed: strain 0..4, seats 0..3)."""
 
     trump: int | None  # None with --table
-    leader: int | None  # None: the declarer's left-hand opponent
+    leader: int | None  # None: the declarer's left-hand opponent (not his partner)
     declarer: int
     partner: int | None
     table: bool
@@ -46,7 +46,8 @@ def solve(
         show_default=False)] = None,
     leader: Annotated[str | None, typer.Option(
         "--leader", "-l", help="Seat on lead to the first trick (default: the declarer's "
-        "left-hand opponent, the next seat clockwise).", show_default=False)] = None,
+        "left-hand opponent, the first seat clockwise not his partner's).",
+        show_default=False)] = None,
     declarer: Annotated[str | None, typer.Option(
         "--declarer", "-d", help="Declarer's seat N, E, S or W (default N).",
         show_default=False)] = None,
@@ -144,7 +145,8 @@ def _parse_query(trump, leader, declarer, partner, table, kind, target, misere, 
         p = (d + 2) % 4 if partner.strip().lower() == "opposite" else parse_compass(partner)
         if p == d:
             fail(f"the partner cannot be the declarer ({'NESW'[d]})")
-    lead = (d + 1) % 4 if leader is None else parse_compass(leader)
+    lead = parse_compass(leader) if leader is not None else (
+        (d + 2) % 4 if p == (d + 1) % 4 else (d + 1) % 4)  # the first opponent clockwise
     return _Query(t, lead, d, p, False, False, kind, target, boston)
 
 

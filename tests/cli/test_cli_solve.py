@@ -76,6 +76,10 @@ def test_partner_seat_and_opposite() -> None:
     assert (obj["declarer"], obj["partner"], obj["tricks"]) == ("N", "S", 13)
     res = run("solve", TRUMPS13, "-t", "S", "-p", "S")
     assert res.stdout.strip() == "N+S: 13 tricks (trump S, E leads)"
+    # a partner on the declarer's left is no opponent: the next seat leads
+    for d, p, lead in (("N", "E", "S"), ("W", "N", "E"), ("S", "N", "W")):
+        res = run("solve", TRUMPS13, "-t", "S", "-d", d, "-p", p, "--json")
+        assert json.loads(res.stdout)["leader"] == lead, (d, p)
 
 
 def test_yes_no_questions() -> None:
