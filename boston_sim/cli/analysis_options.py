@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..settings import AnalysisSettings
 
 Seat = Annotated[str | None, typer.Option("--seat", "-s", help="Your seat in playing order: "
-                                          "eldest, second, third or dealer.")]
+                                          "eldest (unless said), second, third or dealer.")]
 Rules = Annotated[str | None, typer.Option("--rules", "-r", help="Rule-set id (see "
                                            "`boston-sim rules`) or a .toml path.")]
 Options = Annotated[list[str] | None, typer.Option(
