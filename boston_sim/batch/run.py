@@ -172,13 +172,22 @@ def _run_jobs(sink: Any, stream: JobStream, resume: bool, paths: OutputPaths,
             summary.skipped += 1
         else:
             n_todo += 1
-    todo = (j for j in stream if isinstance(j, Job) and j.index not in done)
+    in_flight: dict[int, str] = {}  # hand id -> the hand, for the errors file's text
+
+    def todo_jobs() -> Iterable[Job]:
+        for j in stream:
+            if isinstance(j, Job) and j.index not in done:
+                in_flight[j.index] = j.hand
+                yield j
+
+    todo = todo_jobs()
     try:
         with ProgressBar("hands", n_todo, count=True, rate="hands/min", transient=False,
                          enabled=progress and n_todo > 0) as bar:
             for res in execute(todo, workers=workers, scheduler=scheduler, fn=fn):
+                hand = in_flight.pop(res.index, "")
                 if res.error is not None or not res.rows:
-                    errors.add(res.line, res.index, res.error or "no rows", "")
+                    errors.add(res.line, res.index, res.error or "no rows", hand)
                     summary.failed += 1
                 else:
                     sink.write_hand(res.rows)

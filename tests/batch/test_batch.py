@@ -345,3 +345,17 @@ def test_an_input_without_hands_is_an_error(tmp_path: Path, text: str) -> None:
     res = RUNNER.invoke(app, ["batch", str(f), "--out", str(tmp_path / "r.csv"), "-q"])
     assert res.exit_code == 2 and "no hands in" in res.output, res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["none.txt"]
+
+
+def test_a_hand_that_fails_in_its_analysis_names_the_hand(tmp_path: Path) -> None:
+    """A row that reads well but fails when analysed (Solo Whist without its turn-up) has
+    its line, reason and hand in the errors file, like a row that cannot be read."""
+    f = tmp_path / "h.txt"
+    f.write_text("AQ64.AJ.J8543.A6 | dealer\nKQ.AJ975.K84.Q63 | third | solo | "
+                 "solo_whist_foster\n", encoding="utf-8")
+    res = RUNNER.invoke(app, ["batch", str(f), "--out", str(tmp_path / "r.csv"), "-q",
+                              "--samples", "4", "--workers", "1"])
+    assert res.exit_code == 1, res.output
+    errs = _errors(tmp_path / "r.errors.csv")
+    assert [(e["line"], e["text"]) for e in errs] == [("2", "KQ.AJ975.K84.Q63")]
+    assert "turn-up" in errs[0]["reason"]
