@@ -99,24 +99,26 @@ def check_text(name: str, value: Any, limit: int = TEXT_MAX) -> Any:
     return value
 
 
-def check_settings_numbers(s: Any) -> None:
+def check_settings_numbers(s: Any) -> dict[str, int]:
     """Every number of an :class:`~boston_sim.settings.AnalysisSettings` within its range,
-    and its texts within :data:`TEXT_MAX` (raises :class:`LimitError`)."""
-    check_int("--seed", s.seed, 0, SEED_MAX)
+    and its texts within :data:`TEXT_MAX` (raises :class:`LimitError`); returns its whole
+    numbers as plain ints, by field name."""
+    whole = {"seed": check_int("--seed", s.seed, 0, SEED_MAX)}
     if s.samples is not None:
-        check_int("--samples", s.samples, SAMPLES_MIN, SAMPLES_MAX)
+        whole["samples"] = check_int("--samples", s.samples, SAMPLES_MIN, SAMPLES_MAX)
     if s.precision is not None:
         check_real("--precision", s.precision, PRECISION_MIN, PRECISION_MAX)
-    check_int("max_samples", s.max_samples, SAMPLES_MIN, SAMPLES_MAX)
+    whole["max_samples"] = check_int("max_samples", s.max_samples, SAMPLES_MIN, SAMPLES_MAX)
     if s.max_time is not None:  # positive: the analysis says so, with what it applies to
         check_real("--max-time", s.max_time, -math.inf, MAX_TIME_MAX)
     check_real("--risk", s.risk_threshold, -RISK_MAX, RISK_MAX)
     if s.threads is not None:
-        check_int("--threads", s.threads, 1, THREADS_MAX)
+        whole["threads"] = check_int("--threads", s.threads, 1, THREADS_MAX)
     if type(s.bracket).__name__ not in ("bool", "bool_"):  # numpy's bool too; not arrays
         raise LimitError(f"--bracket is true or false, got {clip(repr(s.bracket))}")
-    check_int("--bracket-deals", s.bracket_deals, 1, BRACKET_DEALS_MAX)
-    check_int("--bracket-layouts", s.bracket_layouts, 1, BRACKET_LAYOUTS_MAX)
+    whole["bracket_deals"] = check_int("--bracket-deals", s.bracket_deals, 1, BRACKET_DEALS_MAX)
+    whole["bracket_layouts"] = check_int("--bracket-layouts", s.bracket_layouts, 1,
+                                         BRACKET_LAYOUTS_MAX)
     for name, values in (("--known", s.known), ("--constraint", s.constraints)):
         for v in values:
             check_text(name, v)
@@ -130,6 +132,7 @@ def check_settings_numbers(s: Any) -> None:
             check_text(name, f"{k}={v}")
     for name in ("rules", "seat", "turnup", "partner"):
         check_text(f"--{name}", getattr(s, name))
+    return whole
 
 
 def bounded_lines(f: IO[str] | Iterable[str], source: str = "input",

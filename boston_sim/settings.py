@@ -58,6 +58,8 @@ def _pairs(value: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> Pairs
 def _strings(value: Iterable[Any] | None) -> tuple[Any, ...]:
     if value is None:
         return ()
+    if isinstance(value, str):  # one card or constraint, not its characters
+        return (value,)
     if not isinstance(value, Iterable):
         raise SettingsError(f"expected a list, got {type(value).__name__}")
     return tuple(value)
@@ -139,7 +141,8 @@ class AnalysisSettings:
             raise SamplingError(f"the seed (--seed) must be a whole number >= 0, not {self.seed}")
         from .limits import check_settings_numbers  # every number in its documented range
 
-        check_settings_numbers(self)
+        for name, whole in check_settings_numbers(self).items():
+            object.__setattr__(self, name, whole)  # 20.0 or a numpy integer: a plain int
 
     @property
     def option_map(self) -> dict[str, Any]:

@@ -165,3 +165,18 @@ def test_wrong_types_raise_project_errors_only(name, tmp_path, monkeypatch):
             except Exception as e:  # noqa: BLE001 (any other error is the failure)
                 leaks.append(f"{slot}={str(wrong)[:20]}: {type(e).__name__}: {str(e)[:80]}")
     assert not leaks, "\n".join(leaks)
+
+
+def test_whole_numbers_of_any_type_and_one_text_are_taken_as_meant():
+    """``samples=20.0`` or a numpy integer is the whole number it is (it passed the check and
+    then failed in the sampler), and one known card or constraint given as text is one item
+    (it was split into its characters)."""
+    hand = "KQJT9.AK.QJ2.432"
+    plain = bs.analyze(hand, samples=20, seed=1, known=["SA@dealer"],
+                       constraints=["second:H5+"])
+    for kw in (dict(samples=20.0, seed=1.0), dict(samples=np.int64(20), seed=np.uint8(1))):
+        a = bs.analyze(hand, known="SA@dealer", constraints="second:H5+", **kw)
+        assert (a.samples, a.seed) == (20, 1) and type(a.seed) is int
+        assert [r["ev_net"] for r in a.rung_rows] == [r["ev_net"] for r in plain.rung_rows]
+    with pytest.raises(BostonSimError, match="whole number"):
+        bs.analyze(hand, samples=20.5)
