@@ -98,6 +98,7 @@ class CandidateStats:
 
 
 _TRICKS = np.arange(TRICK_COUNTS)  # each count's own value: the terms of the mean tricks
+_EACH_COUNT = np.eye(TRICK_COUNTS)  # column k: "took k tricks", the terms of the distribution
 
 
 def per_deal(q: float | np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -188,19 +189,22 @@ def estimator_terms(t: np.ndarray, values: np.ndarray, floor: int,
 
 def _terms(t: np.ndarray, values: np.ndarray, q: float | np.ndarray,
            groups: list[Stratum]) -> np.ndarray:
-    """:func:`estimator_terms` given the strata ``groups`` (none: every count known)."""
+    """:func:`estimator_terms` given the strata ``groups`` (none: every count known).
+    ``values`` may have a second axis (several functions of the count at once: a term per
+    deal and column)."""
     f = values[np.maximum(t, 0)].astype(float)
-    q = per_deal(q, t)
+    col = (slice(None),) + (None,) * (f.ndim - 1)  # a per-deal vector against f's columns
+    q = per_deal(q, t)[col]
     y = f.copy()
     for mask, fallback in groups:
         counted = (t >= 0) & mask
         k = int(counted.sum())
-        total = float(f[counted].sum())
-        others = np.where(counted, k - 1, k)
+        total = f[counted].sum(axis=0)
+        others = np.where(counted, k - 1, k)[col]
         with np.errstate(divide="ignore", invalid="ignore"):
-            c = np.where(others > 0, (total - np.where(counted, f, 0.0)) / others,
-                         float(values[fallback]))
-            y = np.where(mask, np.where(counted, c + (f - c) / q, c), y)
+            c = np.where(others > 0, (total - np.where(counted[col], f, 0.0)) / others,
+                         values[fallback].astype(float))
+            y = np.where(mask[col], np.where(counted[col], c + (f - c) / q, c), y)
     return y
 
 
@@ -341,7 +345,6 @@ def parts_stats(cand: Candidate, parts: Parts, threshold: float,
     mix = _Mix(parts)
     first = parts[0][0]
     ok = mix.adjusted(lambda s: s.ok)
-    tw, w = mix.gather(lambda s: s.tw), mix.gather(lambda s: s.w)
     m = len(ok)
     st = CandidateStats(cand, mix.gather(lambda s: s.t),
                         p_make=float(np.clip(ok.mean(), 0.0, 1.0)),
@@ -350,15 +353,24 @@ def parts_stats(cand: Candidate, parts: Parts, threshold: float,
                         # takes none or one trick: the clip keeps the mean a trick count)
                         mean_tricks=float(np.clip(mix.terms(lambda s: _TRICKS).mean(), 0.0,
                                                   TRICK_COUNTS - 1)),
-                        trick_distribution=[float(x) for x in np.bincount(
-                            tw.astype(np.int64), weights=w, minlength=TRICK_COUNTS)[
-                            :TRICK_COUNTS] / m],
+                        trick_distribution=_distribution(mix),
                         priced=first.priced, suit_rank=first.suit_rank,
                         controlled=mix.controlled and m >= MIN_DEALS,
                         makes_sampled=any(s.makes_sampled for s, _ in parts))
     if st.priced:
         _price(st, mix, threshold, risk_se)
     return st
+
+
+def _distribution(mix: _Mix) -> list[float]:
+    """The share of each trick count, estimated as every other mean is (the same terms: it
+    sums to 1 and its mean is the mean tricks'), a share that comes out below 0 set to 0."""
+    if all(s.exact for s, _ in mix.parts):  # every count known: the counts' own shares
+        t = mix.gather(lambda s: s.t)
+        return [float(x) for x in np.bincount(t, minlength=TRICK_COUNTS)[:TRICK_COUNTS]
+                / len(t)]
+    shares = np.clip(mix.terms(lambda s: _EACH_COUNT).mean(axis=0), 0.0, None)
+    return [float(x) for x in shares / shares.sum()]
 
 
 def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> None:

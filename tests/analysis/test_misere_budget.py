@@ -165,3 +165,20 @@ def test_counted_misere_tricks_take_no_budget():
     s.solve_to([MISERE], 6)
     assert not s.strata and s.misere_skipped == 0 and (s.results[MISERE] >= 0).all()
     assert len(s.hard[MISERE]) == 6
+
+
+def test_every_row_s_trick_distribution_is_its_other_figures_distribution():
+    """With misère searches past their budget subsampled (and trick searches two-phase), the
+    trick distribution is estimated from the same terms as the rest: it sums to 1, its mean
+    is the mean tricks, and a misère's share of failures is its P(loss) (they had read 7 and
+    10 failures in 60 deals)."""
+    from boston_sim.analysis import analyze
+
+    a = analyze("T9532.642.53.742", seat="eldest", samples=60, seed=4)
+    assert any("not searched to the end" in n for n in a.notes)
+    for r in a.rows:
+        td = r["trick_distribution"]
+        assert min(td) >= 0 and sum(td) == pytest.approx(1.0, abs=1e-12)
+        assert sum(k * x for k, x in enumerate(td)) == pytest.approx(r["mean_tricks"], abs=1e-9)
+        if r["kind"] == "at_most" and r["priced"]:
+            assert td[1] == pytest.approx(r["p_loss_gt"], abs=1e-9), r["rung"]
