@@ -13,6 +13,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 from .cards import parse_compass
 from .errors import SolverInputError
 
@@ -24,6 +26,8 @@ SEATS = 4
 
 
 def _seat(value: Seat, what: str) -> int:
+    if isinstance(value, np.integer):  # as an int, like the trump and the analysis' seat
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise SolverInputError(f"{what} must be a seat N, E, S or W (or 0..3), got {value!r}")
     if isinstance(value, int):

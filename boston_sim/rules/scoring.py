@@ -87,7 +87,10 @@ def _rule_set(rules: RuleSet | str | Path, options: Mapping[str, Any] | None) ->
 
 
 def _whole_number(tricks: Any) -> int:
-    """``tricks`` as an int; a CLI string is accepted, true/false is no number."""
+    """``tricks`` as an int; a CLI string or a whole-number float is accepted, true/false is
+    no number."""
+    if isinstance(tricks, (float, np.floating)) and float(tricks).is_integer():
+        return int(tricks)
     if isinstance(tricks, bool) or not isinstance(tricks, (int, np.integer)):
         try:
             tricks = int(str(tricks).strip())

@@ -180,3 +180,15 @@ def test_whole_numbers_of_any_type_and_one_text_are_taken_as_meant():
         assert [r["ev_net"] for r in a.rung_rows] == [r["ev_net"] for r in plain.rung_rows]
     with pytest.raises(BostonSimError, match="whole number"):
         bs.analyze(hand, samples=20.5)
+
+
+def test_a_numpy_seat_and_a_whole_float_trick_count_are_what_they_say():
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    assert bs.solve(deal, "S", np.int64(0)) == bs.solve(deal, "S", 0) == bs.solve(deal, "S", "N")
+    rs = bs.load_rules("boston_foster")
+    want = bs.score(rs, "seven", 7).per_adversary
+    assert bs.score(rs, "seven", 7.0).per_adversary == want
+    assert bs.score(rs, "seven", np.int64(7)).per_adversary == want
+    for bad in (7.5, float("nan"), float("inf")):
+        with pytest.raises(BostonSimError, match="whole number"):
+            bs.score(rs, "seven", bad)
