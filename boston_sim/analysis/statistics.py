@@ -366,7 +366,7 @@ def _distribution(mix: _Mix) -> list[float]:
     """The share of each trick count, estimated as every other mean is (the same terms: it
     sums to 1 and its mean is the mean tricks'), a share that comes out below 0 set to 0."""
     if all(s.exact for s, _ in mix.parts):  # every count known: the counts' own shares
-        t = mix.gather(lambda s: s.t)
+        t = mix.gather(lambda s: s.tw)
         return [float(x) for x in np.bincount(t, minlength=TRICK_COUNTS)[:TRICK_COUNTS]
                 / len(t)]
     shares = np.clip(mix.terms(lambda s: _EACH_COUNT).mean(axis=0), 0.0, None)
