@@ -125,6 +125,3 @@ TWO_PHASE_MIN_FAIL_SHARE: float = _env_number("BOSTON_SIM_TWO_PHASE_MIN_FAIL_SHA
 # Suits that ``analyze`` takes as context rather than rule options (unless the rule set has an
 # option of that name): the CLI's --option preference=H, a batch row's options.
 CONTEXT_KEYS: tuple[str, ...] = ("preference", "senior", "junior")
-# the rule sets' ``suit_rule`` that reads each context suit (any other would ignore it)
-CONTEXT_SUIT_RULE = {"preference": "preference", "senior": "junior_senior",
-                     "junior": "junior_senior"}

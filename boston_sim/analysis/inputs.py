@@ -24,14 +24,13 @@ from ..cards import (
 )
 from ..config import (
     CONTEXT_KEYS,
-    CONTEXT_SUIT_RULE,
     MISERE_TRICKS_MODES,
     PARTNER_AVERAGE,
     PARTNER_OFFSETS,
 )
 from ..errors import RulesError, SamplingError
 from ..limits import NODE_BUDGET_MAX, clip
-from ..rules import RuleSet, load_rules
+from ..rules import RuleSet, load_rules, unread_context
 from ..sampler import Constraint, parse_constraint, parse_known
 from ..settings import AnalysisSettings
 
@@ -116,9 +115,9 @@ def _load_rules(s: AnalysisSettings, ctx: dict[str, Any]) -> RuleSet:
                 raise RulesError(f"{k}: {e}") from None
             if ctx[k] == "NT":
                 raise RulesError(f"{k} must be a suit, not NT")
-            if rs.suit_rule != CONTEXT_SUIT_RULE[k]:
-                raise RulesError(f"{rs.id} ranks its trumps without a {k} suit: --{k} "
-                                 "does not apply")
+            unread = unread_context(rs, k)
+            if unread is not None:
+                raise RulesError(unread)
     return rs
 
 

@@ -119,7 +119,7 @@ def score(
     """Score a contract: per-adversary payment and net to the declarer."""
     with user_errors():
         from ..errors import RulesError
-        from ..rules import load_rules
+        from ..rules import load_rules, unread_context
         from ..rules import score as score_fn
 
         try:
@@ -129,9 +129,9 @@ def score(
         context: dict[str, Any] = {}
         if senior is not None or boston is not None:  # only Russian Boston reads them
             rs = load_rules(rules_name, parse_options(option))
-            if senior is not None and rs.suit_rule != "junior_senior":
-                raise RulesError(f"{rs.id} ranks its trumps without a senior suit: --senior "
-                                 "does not apply")
+            unread = unread_context(rs, "senior") if senior is not None else None
+            if unread is not None:
+                raise RulesError(unread)
             if boston is not None and not rs.boston_bonus:
                 raise RulesError(f"{rs.id} has no boston card: --boston does not apply")
         if senior is not None:

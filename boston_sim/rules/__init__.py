@@ -60,10 +60,11 @@ from .model import (
     Score,
 )
 from .payments import grand_all_pass_red, misere_partout_red
-from .ruleset import RuleSet, trump_class
+from .ruleset import RuleSet, trump_class, unread_context
 from .scoring import misere_partout, score
 
 __all__ = [
+    "unread_context",
     "ALL_PASS_LABELS",
     "ALL_PASS_MODELS",
     "DATA_DIR",

@@ -435,3 +435,17 @@ def trump_class(
     if ctx.get("turnup") is None:
         return None
     return "turnup" if parse_strain(ctx["turnup"]) == s else "named"
+
+
+# the ``suit_rule`` that reads each context suit (a rule set with another ignores it)
+CONTEXT_SUIT_RULE = {"preference": "preference", "senior": "junior_senior",
+                     "junior": "junior_senior"}
+
+
+def unread_context(rules: RuleSet, key: str) -> str | None:
+    """Why a context suit ``key`` (``preference``, ``senior``, ``junior``) given for
+    ``rules`` would change nothing: the rule set ranks its trumps without it; None if it
+    reads it."""
+    if rules.suit_rule == CONTEXT_SUIT_RULE[key]:
+        return None
+    return f"{rules.id} ranks its trumps without a {key} suit: --{key} does not apply"
