@@ -186,8 +186,9 @@ class _Batch:
 
 class JobCosts:
     """The mean nodes of each key's jobs answered so far, counts and questions apart: what
-    a batch orders its jobs by (:meth:`_Batch.arrays`). Each job's nodes depend only on its
-    deal and row, so the order is the same whatever the thread count."""
+    a batch orders its jobs by (:meth:`_Batch.arrays`). A job's nodes depend only on its
+    deal and row unless another worker joined its search (``solver.share_searches``); the
+    order changes only when the jobs end, never an answer."""
 
     def __init__(self) -> None:
         self._sums: dict[tuple[SolveKey, bool], list[int]] = {}

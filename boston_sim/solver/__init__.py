@@ -50,7 +50,7 @@ __all__ = ["solve", "solve_target", "solve_batch", "solve_batch_target", "solve_
            "WorkCounters", "work_counters", "reset_work_counters", "kernels_cached",
            "on_first_compile", "BUDGET_FIELD", "TIERS_FIELD", "JOB_WIDTH", "OVER_BUDGET",
            "PAST_BUDGET", "TIER_FACTOR", "FINISH", "MAX_TIERS", "FLOOR_FIELD", "CEILING_FIELD",
-           "tiers_allowed", "workers", "TARGET_FIELD"]
+           "tiers_allowed", "workers", "TARGET_FIELD", "share_searches"]
 
 JOB_WIDTH = 8  # fields of a job row (value_job, question_job; the kernels' ``J_*`` columns)
 OP_FIELD = 3  # a job's kind: COUNT_OP (value_job) or QUESTION_OP (question_job)
@@ -250,8 +250,7 @@ def solve(deal, trump, leader, declarer, partner=None) -> int:
     arr, t, lead, side = _parse_common(deal, trump, leader, declarer, partner)
     from ._driver import solve_value
 
-    ttk, ttd, mv, fr, P = _workspace()
-    return int(solve_value(to_lanes(arr)[0], t, lead, side, 0, -1, ttk, ttd, mv, fr, P))
+    return int(solve_value(to_lanes(arr)[0], t, lead, side, 0, -1, *_workspace()))
 
 
 def solve_target(deal, trump, leader, declarer, partner=None, *, kind: str, target: int) -> bool:
@@ -266,8 +265,7 @@ def solve_target(deal, trump, leader, declarer, partner=None, *, kind: str, targ
     arr, t, lead, side = _parse_common(deal, trump, leader, declarer, partner)
     from ._driver import solve_question
 
-    ttk, ttd, mv, fr, P = _workspace()
-    return bool(solve_question(to_lanes(arr)[0], t, lead, side, k, tgt, ttk, ttd, mv, fr, P))
+    return bool(solve_question(to_lanes(arr)[0], t, lead, side, k, tgt, *_workspace()))
 
 
 def _kind(kind: str) -> int:
@@ -651,12 +649,36 @@ def _the_pool():
         if old is not None and old.n == n and old.pid == os.getpid() and not old.closed:
             return old
         ws = _driver.new_workspaces(n, _table_bits())
+        _set_sharing(ws[4])
         pool = Pool(n, ws, _driver.solve_range_jobs, _driver.claim_rest)
         if old is not None:
             old.close()
         register_counters(ws[4], None, pool)
         _pools[:] = [pool]
         return pool
+
+
+_sharing = [True]
+_NEVER = 1 << 62  # a node count no search reaches
+
+
+def share_searches(on: bool) -> None:
+    """Whether a worker with no job to start may join another worker's long search (on
+    unless turned off). The answers are the same either way; off, each job's nodes (and
+    :func:`work_counters`) depend only on its deal and row, not on the thread count or the
+    timing, which is what a measurement of node counts needs."""
+    with _pool_lock:
+        _sharing[0] = bool(on)
+        for pool in _pools:
+            _set_sharing(pool.ws[4])
+
+
+def _set_sharing(P: np.ndarray) -> None:
+    """Write :func:`share_searches`'s choice into the workers' parameter rows ``P``."""
+    from ._layout import P_HELP_AFTER
+    from ._share import HELP_AFTER
+
+    P[:, P_HELP_AFTER] = HELP_AFTER if _sharing[0] else _NEVER
 
 
 def kernels_cached() -> bool:

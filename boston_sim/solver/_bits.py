@@ -66,3 +66,84 @@ def fetch_add(typingctx, arr, idx, val):
         return builder.atomic_rmw("add", ptr, v, "monotonic")
 
     return types.int64(arr, idx, val), codegen
+
+
+def _word_ptr(context, builder, signature, args):
+    ary = context.make_array(signature.args[0])(context, builder, args[0])
+    i = context.cast(builder, args[1], signature.args[1], types.intp)
+    return builder.gep(ary.data, [i])
+
+
+def _is_words(arr):
+    return isinstance(arr, types.Array) and arr.dtype == types.int64 and arr.ndim == 1
+
+
+@intrinsic
+def atomic_load(typingctx, arr, idx):
+    """``arr[idx]`` read atomically (an int64 array another thread writes): never torn, and
+    never hoisted out of a loop or merged with an earlier read."""
+    if not _is_words(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.load_atomic(_word_ptr(context, builder, signature, args), "acquire", 8)
+
+    return types.int64(arr, idx), codegen
+
+
+@intrinsic
+def atomic_store(typingctx, arr, idx, val):
+    """``arr[idx] = val`` as one atomic write that the stores before it precede."""
+    if not _is_words(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        v = context.cast(builder, args[2], signature.args[2], types.int64)
+        builder.store_atomic(v, _word_ptr(context, builder, signature, args), "release", 8)
+        return context.get_dummy_value()
+
+    return types.none(arr, idx, val), codegen
+
+
+@intrinsic
+def atomic_swap(typingctx, arr, idx, val):
+    """Atomically set ``arr[idx]`` to ``val``; returns the value it replaced."""
+    if not _is_words(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        v = context.cast(builder, args[2], signature.args[2], types.int64)
+        return builder.atomic_rmw("xchg", _word_ptr(context, builder, signature, args), v,
+                                  "acq_rel")
+
+    return types.int64(arr, idx, val), codegen
+
+
+@intrinsic
+def compare_swap(typingctx, arr, idx, expected, val):
+    """Atomically set ``arr[idx]`` to ``val`` if it holds ``expected``; returns the value it
+    held (``expected``: the swap was made)."""
+    if not _is_words(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        e = context.cast(builder, args[2], signature.args[2], types.int64)
+        v = context.cast(builder, args[3], signature.args[3], types.int64)
+        pair = builder.cmpxchg(_word_ptr(context, builder, signature, args), e, v, "acq_rel",
+                               "acquire")
+        return builder.extract_value(pair, 0)
+
+    return types.int64(arr, idx, expected, val), codegen
+
+
+@intrinsic
+def compiler_fence(typingctx):
+    """No memory read or write moves across this point (an acquire-release fence: free on
+    x86, where it only binds the compiler). A table entry written between fences is read
+    back whole by a reader that checks its serial before and after (``_ttable``)."""
+
+    def codegen(context, builder, signature, args):
+        builder.fence("acq_rel")
+        return context.get_dummy_value()
+
+    return types.none(), codegen

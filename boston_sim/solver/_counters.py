@@ -86,8 +86,10 @@ def work_counters() -> WorkCounters:
     :func:`reset_work_counters`: expanded nodes, trick-boundary positions, jobs answered.
 
     The searches count into their workspaces anyway; this only adds them up, so it costs
-    the search nothing. Each job starts from an empty table, so the counts of a set of jobs
-    do not depend on the number of threads. A batch still running is counted as far as it
+    the search nothing. Each job starts from an empty table, so with
+    :func:`share_searches` off the counts of a set of jobs do not depend on the number of
+    threads (on, a worker that joins a long search adds its nodes). A batch still running
+    is counted as far as it
     got. The single-deal wrappers (:func:`solve`, :func:`solve_target`) are not counted."""
     now = _totals()
     return WorkCounters(*(a - b for a, b in zip(now, _baseline, strict=True)))

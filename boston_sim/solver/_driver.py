@@ -22,7 +22,7 @@ from . import (
     TIER_FACTOR,
     TIERS_FIELD,
 )
-from ._bits import fetch_add, popcount
+from ._bits import atomic_load, atomic_store, atomic_swap, compare_swap, fetch_add, popcount
 from ._jit import njit
 from ._layout import (
     F_KILL,
@@ -37,17 +37,41 @@ from ._layout import (
     P_BUDGET,
     P_COUNTMASK,
     P_EXACT,
+    P_FGEN,
+    P_FIRST,
+    P_FROW,
+    P_GEN,
+    P_HELP_AFTER,
+    P_JOINS,
     P_MAXMASK,
     P_NODES,
+    P_OPEN,
     P_POOL,
     P_PROBE_NODES,
+    P_ROLE,
+    P_SIG,
     P_SIZE,
+    P_STOP,
+    P_TAG,
     P_TRUMP,
     P_TTMASK,
     other_side,
 )
 from ._quick_tricks import quick_tricks
 from ._search import PROBE_NODES, search
+from ._share import (
+    HELP_AFTER,
+    HELPER,
+    SHARED,
+    answer_in,
+    bare_mark,
+    mark,
+    mark_row,
+    open_job,
+    open_word,
+    with_answer,
+    word_gen,
+)
 from ._suit_game import SUIT_MEMO
 from ._trick import hand_size
 from ._ttable import tt_new_game
@@ -81,7 +105,7 @@ def new_workspace(tt_bits):
     only through a chain whose head carries the current generation (which starts at 1), and
     a slot is written before any chain points to it."""
     ttk, ttd, mv, fr, P = new_workspaces(1, tt_bits)
-    return ttk[0], ttd[0], mv[0], fr[0], P[0]
+    return ttk[0], ttd[0], mv[0], fr[0], P[0], ttk, ttd
 
 
 CACHE_LINE_WORDS = 8  # int64 words in a 64-byte cache line
@@ -128,6 +152,7 @@ def new_workspaces(n, tt_bits):
     P[:, P_TTMASK] = heads - 1
     P[:, P_POOL] = size
     P[:, P_PROBE_NODES] = PROBE_NODES
+    P[:, P_HELP_AFTER] = HELP_AFTER
     return ttk, ttd, mv, fr, P
 
 
@@ -150,8 +175,8 @@ def _forget_killers(fr):
 
 
 @njit(**JIT)
-def _reach(hl, ttk, ttd, mv, fr, P, leader, target):
-    return search(hl, ttk, ttd, mv, fr, P, leader, target)
+def _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target):
+    return search(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
 
 
 ESTIMATE_MARGIN = 1.0
@@ -204,16 +229,16 @@ def high_card_estimate(hl, trump, side, n):
 
 
 @njit(**JIT)
-def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P):
+def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P, tk, td):
     """Tricks of ``side`` under best play: mode 0 = side maximises, 1 = side minimises
     (``solve_value_within`` with nothing known)."""
     return solve_value_within(hl, trump, leader, side, mode, guess, I0, I0 + 13, ttk, ttd, mv,
-                              fr, P)
+                              fr, P, tk, td)
 
 
 @njit(**JIT)
 def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk, ttd, mv,
-                       fr, P):
+                       fr, P, tk, td):
     """Tricks of ``side`` under best play: mode 0 = side maximises, 1 = side minimises,
     known to lie in ``floor .. ceiling`` (a question already answered: its target is not
     searched again).
@@ -255,7 +280,7 @@ def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk
             t = lo + 1
         if t > hi:
             t = hi
-        r = _reach(hl, ttk, ttd, mv, fr, P, leader, t)
+        r = _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, t)
         if r < 0:
             return -1
         if r:
@@ -268,7 +293,7 @@ def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk
 
 
 @njit(**JIT)
-def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
+def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P, tk, td):
     """Yes/no: can ``side`` make sure of at least / at most / exactly ``target`` tricks?
     1 / 0, or -1 if ``P[P_ABORT]`` was set while it ran (see ``solve_range_jobs``)."""
     _forget_killers(fr)
@@ -279,7 +304,7 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
         if target > n:
             return 0
         _setup(P, ttd, trump, side, side, I0)
-        return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
+        return _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
     if kind == KIND_AT_MOST:
         if target >= n:
             return 1
@@ -287,27 +312,117 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P):
             return 0
         # the opponents try to push the side's tricks up to target + 1
         _setup(P, ttd, trump, other_side(side), side, I0)
-        r = _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
+        r = _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target + 1)
         return r if r < 0 else 1 - r
     # exactly: both one-sided questions are necessary, and cheap; then the exact game
     if target < 0 or target > n:
         return 0
     if target < n:
         _setup(P, ttd, trump, other_side(side), side, I0)
-        r = _reach(hl, ttk, ttd, mv, fr, P, leader, target + 1)
+        r = _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target + 1)
         if r != 0:
             return -1 if r < 0 else 0
     if target > 0:
         _setup(P, ttd, trump, side, side, I0)
-        r = _reach(hl, ttk, ttd, mv, fr, P, leader, target)
+        r = _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
         if r != 1:
             return r  # 0, or -1
     _setup(P, ttd, trump, side, side, np.int64(1))
-    return _reach(hl, ttk, ttd, mv, fr, P, leader, target)
+    return _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
 
 
 @njit(**JIT)
-def solve_range_jobs(lanes, jobs, counter, out, nodes, ttk, ttd, mv, fr, P):
+def _run_job(hl, lanes, jobs, i, ttk, ttd, mv, fr, P, tk, td):
+    """The answer of job ``i`` (see ``solve_range_jobs``)."""
+    start = P[P_NODES]
+    for j in range(16):
+        hl[j] = lanes[i, j]
+    tr = jobs[i, J_TRUMP]
+    ld = jobs[i, J_LEADER]
+    sd = jobs[i, J_SIDE]
+    if jobs[i, J_OP] == OP_VALUE:
+        ceiling = jobs[i, J_CEILING] - 1 if jobs[i, J_CEILING] > 0 else I0 + 13
+        return solve_value_within(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET],
+                                  jobs[i, J_FLOOR], ceiling, ttk, ttd, mv, fr, P, tk, td)
+    budget = jobs[i, J_BUDGET]
+    cap = budget if jobs[i, J_TIERS] >= 0 else I0
+    for _ in range(jobs[i, J_TIERS]):
+        cap *= TIER_FACTOR
+    P[P_BUDGET] = start + cap if cap > 0 else I0
+    ans = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk, ttd, mv, fr,
+                         P, tk, td)
+    used = P[P_NODES] - start
+    if ans < 0 and cap > 0 and used > cap:
+        ans = OVER_BUDGET
+    elif ans >= 0 and budget > 0:
+        tier = budget
+        while used > tier:  # one mark per tier passed
+            ans += PAST_BUDGET
+            tier *= TIER_FACTOR
+    P[P_BUDGET] = 0
+    return ans
+
+
+@njit(**JIT)
+def _open_word(jobs, i, P, tag):
+    """The word that offers job ``i`` to another worker (``_share``), 0 if it may not be
+    shared: a question with a node budget (its answer reads its own nodes) or one of
+    several games ("exactly"; a shared job is one game, one generation of the table)."""
+    if jobs[i, J_OP] != OP_VALUE and (jobs[i, J_BUDGET] != 0 or jobs[i, J_ARG] == KIND_EXACTLY):
+        return I0
+    return open_word(tag, i, P[P_GEN] + 1)  # (the generation its game will have)
+
+
+@njit(**JIT)
+def _end_shared(ans, P, ttd, Pall):
+    """The job this worker offered has ended with ``ans``: withdraw it, take the helper's
+    answer if the search gave up because it had one, and tell the helper to give up."""
+    P[P_ROLE] = 0
+    P[P_FROW] = 0
+    x = atomic_swap(P, P_SIG, I0)
+    r = mark_row(x)
+    if r >= 0:
+        if ans < 0 and answer_in(x) >= 0:
+            ans = answer_in(x)
+        atomic_store(Pall[r], P_STOP, bare_mark(x))
+        tt_new_game(P, ttd)  # (this game's generation is never read again)
+    return ans
+
+
+@njit(**JIT)
+def _join(lanes, P, Pall, w, tag, v):
+    """Join the job worker ``v`` offers, if it is still open: returns its index (-1: not
+    joined). This worker then searches it too, reading ``v``'s table (``_share``)."""
+    x = atomic_load(Pall[v], P_SIG)
+    i = open_job(x, tag)
+    if i < 0 or i >= lanes.shape[0] or atomic_load(P, P_ABORT) != 0:
+        return I0 - 1
+    mk = mark(w, P[P_GEN] + 1)
+    if word_gen(mk) != P[P_GEN] + 1 or compare_swap(Pall[v], P_SIG, x, mk) != x:
+        return I0 - 1
+    P[P_JOINS] += 1
+    P[P_TAG] = mk
+    P[P_FGEN] = word_gen(x)
+    P[P_FROW] = v + 1
+    P[P_ROLE] = HELPER
+    return i
+
+
+@njit(**JIT)
+def _end_help(ans, P, ttd, Pall, v):
+    """The search of the job joined has ended with ``ans``: hand it to worker ``v`` if the
+    job is still its (and this search found the answer first)."""
+    P[P_ROLE] = 0
+    P[P_FROW] = 0
+    mk = P[P_TAG]
+    if ans >= 0 and compare_swap(Pall[v], P_SIG, mk, with_answer(mk, ans)) == mk:
+        P[P_FIRST] += 1
+    tt_new_game(P, ttd)  # (this game's generation is never read again)
+
+
+@njit(**JIT)
+def solve_range_jobs(lanes, jobs, counter, out, nodes, ttk, ttd, mv, fr, P, tk, td, Pall, w,
+                     tag, helped):
     """A worker's loop (``_pool``): takes the next unsolved job (``counter[0]``) until none
     is left or the batch's stop flag (``counter[2]``) is up (-1 for a job taken once
     ``P[P_ABORT]`` is set); ``counter[1]`` counts the jobs done, ``nodes[i]`` the nodes job
@@ -317,42 +432,43 @@ def solve_range_jobs(lanes, jobs, counter, out, nodes, ttk, ttd, mv, fr, P):
     job that gave up past its node budget (its nodes alone decide that), else its answer plus
     ``PAST_BUDGET`` per tier of the budget passed (``question_job``); -1 for a job that gave
     up because ``P[P_ABORT]`` was set while it ran. Every answer is exact and each search
-    starts from an empty table, so no answer depends on which worker ran it."""
+    starts from an empty table, so no answer depends on which worker ran it.
+
+    ``w``: this worker's row of the stacked tables ``tk``, ``td`` and parameters ``Pall``
+    (-1: a lone workspace, nothing shared); a long job is offered to the other workers
+    under the batch's ``tag``. ``helped`` >= 0: instead of the loop, join the job worker
+    ``helped`` offers (``_share``); its answer is that worker's to give."""
     hl = np.empty(16, dtype=np.int64)
     m = lanes.shape[0]
-    while fetch_add(counter, 2, I0) == 0:
-        i = fetch_add(counter, 0, 1)
-        if i >= m:
-            break
+    joined = I0 - 1
+    if helped >= 0:
+        joined = _join(lanes, P, Pall, w, tag, helped)
+        if joined < 0:
+            return
+    # (one call of ``_run_job`` for both: the search is compiled into this kernel once)
+    while True:
+        if joined >= 0:
+            i = joined
+        else:
+            if fetch_add(counter, 2, I0) != 0:
+                break
+            i = fetch_add(counter, 0, 1)
+            if i >= m:
+                break
         start = P[P_NODES]
         ans = I0 - 1  # the batch was asked to give up
         if fetch_add(P, P_ABORT, I0) == 0:
-            for j in range(16):
-                hl[j] = lanes[i, j]
-            tr = jobs[i, J_TRUMP]
-            ld = jobs[i, J_LEADER]
-            sd = jobs[i, J_SIDE]
-            if jobs[i, J_OP] == OP_VALUE:
-                ceiling = jobs[i, J_CEILING] - 1 if jobs[i, J_CEILING] > 0 else I0 + 13
-                ans = solve_value_within(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET],
-                                         jobs[i, J_FLOOR], ceiling, ttk, ttd, mv, fr, P)
-            else:
-                budget = jobs[i, J_BUDGET]
-                cap = budget if jobs[i, J_TIERS] >= 0 else I0
-                for _ in range(jobs[i, J_TIERS]):
-                    cap *= TIER_FACTOR
-                P[P_BUDGET] = start + cap if cap > 0 else I0
-                ans = solve_question(hl, tr, ld, sd, jobs[i, J_ARG], jobs[i, J_TARGET], ttk,
-                                     ttd, mv, fr, P)
-                used = P[P_NODES] - start
-                if ans < 0 and cap > 0 and used > cap:
-                    ans = OVER_BUDGET
-                elif ans >= 0 and budget > 0:
-                    tier = budget
-                    while used > tier:  # one mark per tier passed
-                        ans += PAST_BUDGET
-                        tier *= TIER_FACTOR
-                P[P_BUDGET] = 0
+            word = _open_word(jobs, i, P, tag) if w >= 0 and joined < 0 else I0
+            if word != 0:
+                P[P_TAG] = word
+                P[P_OPEN] = start + P[P_HELP_AFTER]
+                P[P_ROLE] = SHARED
+            ans = _run_job(hl, lanes, jobs, i, ttk, ttd, mv, fr, P, tk, td)
+            if word != 0:
+                ans = _end_shared(ans, P, ttd, Pall)
+        if joined >= 0:
+            _end_help(ans, P, ttd, Pall, helped)
+            return
         # the answer last, whole: a caller polling ``out`` (``_pool.Pending``) reads it then
         nodes[i] = P[P_NODES] - start
         out[i] = ans

@@ -44,7 +44,18 @@ P_LIMIT = 11  # the smallest node limit of the running probes (checked when P_NO
 P_PROBE_NODES = 12  # the first probing pass's node budget per move (PROBE_NODES; tests lower it)
 P_ABORT = 13  # set (by another thread, while a batch runs) to make every search give up
 P_BUDGET = 14  # the node count (P_NODES) past which the running search gives up; 0: none
-P_SIZE = 15
+# a search shared by two workers (``_share``)
+P_ROLE = 15  # 0: a job no other worker joins; SHARED: one it may join; HELPER: a joined one
+P_SIG = 16  # the worker's shared word: 0, an open job, a helper's mark, an answer (_share)
+P_TAG = 17  # an owner's open word (published once P_NODES passes P_OPEN); a helper's mark
+P_OPEN = 18  # the node count past which the running job is offered to an idle worker
+P_HELP_AFTER = 19  # nodes a job runs before it is offered (HELP_AFTER; tests lower it)
+P_STOP = 20  # set by the job's owner to the helper's mark: that helper gives up
+P_FROW = 21  # 1 + the worker whose table the search also reads (0: none)
+P_FGEN = 22  # ... the generation of that table's entries it may read
+P_JOINS = 23  # statistics: the jobs of other workers this one joined
+P_FIRST = 24  # statistics: ... of which it answered first
+P_SIZE = 25
 
 # per-ply frame fields of the explicit search stack ``fr``
 F_LEADER = 0

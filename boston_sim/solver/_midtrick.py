@@ -165,7 +165,7 @@ def _cheaper(c, b, trump):
 
 
 @njit(**JIT)
-def _leaf(hl, tc, tleader, target, ttk, ttd, mv, fr, P):
+def _leaf(hl, tc, tleader, target, ttk, ttd, mv, fr, P, tk, td):
     """The trick ``tc`` (led by ``tleader``) is complete: can the maximising seats still make
     ``target`` counted tricks, this one included? 1 / 0 / -1 (given up)."""
     w = (tleader + _winner_pos(tc, P[P_TRUMP])) & 3
@@ -174,11 +174,11 @@ def _leaf(hl, tc, tleader, target, ttk, ttd, mv, fr, P):
         return 1
     if need > hand_size(hl, w):
         return 0
-    return _reach(hl, ttk, ttd, mv, fr, P, w, need)
+    return _reach(hl, ttk, ttd, mv, fr, P, tk, td, w, need)
 
 
 @njit(**JIT)
-def mid_reach(hl, tc, k, tleader, target, flags, moves, mfr, ttk, ttd, mv, fr, P):
+def mid_reach(hl, tc, k, tleader, target, flags, moves, mfr, ttk, ttd, mv, fr, P, tk, td):
     """Can the maximising seats make the counted tricks from now (the current trick
     included) reach ``target``, with ``k`` (1..3) cards of the trick played (``tc``)? 1 / 0,
     or -1 if the search gave up (``P[P_ABORT]``). The game is the one ``_setup`` set in
@@ -206,7 +206,7 @@ def mid_reach(hl, tc, k, tleader, target, flags, moves, mfr, ttk, ttd, mv, fr, P
                 mfr[d, F_IDX] = 0
                 P[P_NODES] += 1
                 continue
-            val = _leaf(hl, tc, tleader, target, ttk, ttd, mv, fr, P)
+            val = _leaf(hl, tc, tleader, target, ttk, ttd, mv, fr, P, tk, td)
             hl[seat * 4 + (c >> 4)] ^= 1 << (c & 15)
             tc[d] = NO_CARD
             if val < 0:
@@ -254,15 +254,16 @@ def tricks_left(hl, k, tleader):
 
 @njit(**JIT)
 def position_question(hl, tc, k, tleader, trump, side, kind, need, flags, moves, mfr,
-                      ttk, ttd, mv, fr, P):
+                      ttk, ttd, mv, fr, P, tk, td):
     """Yes/no: can ``side`` make sure of at least / at most (``kind``) ``need`` tricks from
     now, the current trick included? 1 / 0 / -1 (given up)."""
     if k == 0:
-        return solve_question(hl, trump, tleader, side, kind, need, ttk, ttd, mv, fr, P)
+        return solve_question(hl, trump, tleader, side, kind, need, ttk, ttd, mv, fr, P, tk,
+                              td)
     if k == TRICK:
         w = (tleader + _winner_pos(tc, trump)) & 3
         return solve_question(hl, trump, w, side, kind, need - ((side >> w) & 1), ttk, ttd,
-                              mv, fr, P)
+                              mv, fr, P, tk, td)
     n = tricks_left(hl, k, tleader)
     _forget_killers(fr)
     if kind == KIND_AT_LEAST:
@@ -271,31 +272,33 @@ def position_question(hl, tc, k, tleader, trump, side, kind, need, flags, moves,
         if need > n:
             return 0
         _setup(P, ttd, trump, side, side, I0)
-        return mid_reach(hl, tc, k, tleader, need, flags, moves, mfr, ttk, ttd, mv, fr, P)
+        return mid_reach(hl, tc, k, tleader, need, flags, moves, mfr, ttk, ttd, mv, fr, P, tk,
+                         td)
     if need >= n:
         return 1
     if need < 0:
         return 0
     # at most: the others try to push the side's tricks up to need + 1
     _setup(P, ttd, trump, other_side(side), side, I0)
-    r = mid_reach(hl, tc, k, tleader, need + 1, flags, moves, mfr, ttk, ttd, mv, fr, P)
+    r = mid_reach(hl, tc, k, tleader, need + 1, flags, moves, mfr, ttk, ttd, mv, fr, P, tk,
+                  td)
     return r if r < 0 else 1 - r
 
 
 @njit(**JIT)
 def position_value(hl, tc, k, tleader, trump, side, mode, flags, moves, mfr, ttk, ttd,
-                   mv, fr, P):
+                   mv, fr, P, tk, td):
     """Tricks of ``side`` from now, the current trick included, under best play (``mode``
     as ``solve_value``), or -1 (given up). Zero-window questions with a moving target, as
     ``solve_value``, all sharing one table."""
     if k == 0:
-        return solve_value(hl, trump, tleader, side, mode, -1, ttk, ttd, mv, fr, P)
+        return solve_value(hl, trump, tleader, side, mode, -1, ttk, ttd, mv, fr, P, tk, td)
     if k == TRICK:
         w = (tleader + _winner_pos(tc, trump)) & 3
         won = (side >> w) & 1
         if hand_size(hl, w) == 0:
             return won
-        r = solve_value(hl, trump, w, side, mode, -1, ttk, ttd, mv, fr, P)
+        r = solve_value(hl, trump, w, side, mode, -1, ttk, ttd, mv, fr, P, tk, td)
         return r if r < 0 else r + won
     n = tricks_left(hl, k, tleader)
     maxmask = side if mode == MODE_MAX else other_side(side)
@@ -308,7 +311,7 @@ def position_value(hl, tc, k, tleader, trump, side, mode, flags, moves, mfr, ttk
     hi = n
     while lo < hi:
         t = min(max(g, lo + 1), hi)
-        r = mid_reach(hl, tc, k, tleader, t, flags, moves, mfr, ttk, ttd, mv, fr, P)
+        r = mid_reach(hl, tc, k, tleader, t, flags, moves, mfr, ttk, ttd, mv, fr, P, tk, td)
         if r < 0:
             return -1
         if r:
@@ -322,7 +325,7 @@ def position_value(hl, tc, k, tleader, trump, side, mode, flags, moves, mfr, ttk
 
 @njit(**JIT)
 def solve_range_positions(lanes, trick, tleaders, trump, side, op, arg, need, flags, counter,
-                          out, ttk, ttd, mv, fr, P):
+                          out, ttk, ttd, mv, fr, P, tk, td):
     """Serial body of ``batch_positions``: takes the next unsolved position
     (``counter[0]``) until none is left; -1 for one taken once ``P[P_ABORT]`` is set."""
     hl = np.empty(16, dtype=np.int64)
@@ -346,10 +349,10 @@ def solve_range_positions(lanes, trick, tleaders, trump, side, op, arg, need, fl
                 k += 1
         if op == OP_VALUE:
             out[i] = position_value(hl, tc, k, tleaders[i], trump, side, arg, flags, moves,
-                                    mfr, ttk, ttd, mv, fr, P)
+                                    mfr, ttk, ttd, mv, fr, P, tk, td)
         else:
             out[i] = position_question(hl, tc, k, tleaders[i], trump, side, arg, need[i],
-                                       flags, moves, mfr, ttk, ttd, mv, fr, P)
+                                       flags, moves, mfr, ttk, ttd, mv, fr, P, tk, td)
 
 
 @njit(**JIT_PARALLEL)
@@ -367,4 +370,4 @@ def batch_positions(lanes, trick, tleaders, trump, side, op, arg, need, flags, c
         nw = m
     for w in prange(nw):
         solve_range_positions(lanes, trick, tleaders, trump, side, op, arg, need, flags,
-                              counter, out, ttk[w], ttd[w], mv[w], fr[w], P[w])
+                              counter, out, ttk[w], ttd[w], mv[w], fr[w], P[w], ttk, ttd)

@@ -11,6 +11,12 @@ cancel a ticket (:meth:`Pool.cancel`): the jobs already started finish, the othe
 and the answer says which are which. Every answer is exact and depends only on its deal and
 job row, never on the worker, so none of this changes a number. :class:`Pending` is a
 ticket as the solver's callers hold it.
+
+A worker with no ``NOW`` job to start helps instead: it joins a long job of a ``NOW``
+ticket that another worker is running (one that has offered itself, ``_share``), else of an
+``AHEAD`` one if it has no ``AHEAD`` job to start either, counted as a worker on ``AHEAD``
+work, until that job answers or a ``NOW`` ticket arrives. A job the caller waits for comes
+before jobs it may never use.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ _NEXT, _DONE, _STOP = 0, 1, 2  # a ticket's counter: jobs taken, jobs answered, 
 _POLL = 0.1  # seconds between a waiting caller's looks (progress, Ctrl-C)
 _ANSWER_POLL = 0.002  # ... and between looks at the few answers it takes from a ticket
 _WAITING_POLL = 0.02  # ... and when it has work of its own to do meanwhile (``waiting``)
+_HELP_POLL = 0.005  # seconds between an idle worker's looks for a long job to join
 
 
 class Ticket:
@@ -61,13 +68,17 @@ class Pool:
     """``n`` workers, each with row ``w`` of the stacked workspaces ``ws`` (``new_workspaces``)."""
 
     def __init__(self, n: int, ws: tuple, kernel, claim: Callable[[np.ndarray], int]) -> None:
+        from ._layout import P_SIG
+
         self.n, self.ws, self._kernel, self._claim = n, ws, kernel, claim
+        self._sig = P_SIG
         self.pid = os.getpid()
         self._cv = threading.Condition()
         self._tickets: list[Ticket] = []
         self._closed = False
         self._live = 0  # workers running
         self._waiting = 0  # callers blocked on answers: their cores are free for AHEAD work
+        self._helping: dict[int, int] = {}  # worker -> the worker whose job it helps
         self._start_workers()
 
     def _start_workers(self) -> None:
@@ -98,6 +109,8 @@ class Pool:
             for o in self._tickets:
                 if o.priority > priority or (first and o.priority == priority and not o.first):
                     o.counter[_STOP] = 1
+            if priority == NOW:
+                self._stop_helpers()  # they take it
             self._tickets.append(t)
             if self._live == 0:  # closed and idle, but a caller still held it
                 self._start_workers()
@@ -161,10 +174,18 @@ class Pool:
             self._waiting += 1 if waiting else -1
             if waiting:
                 self._cv.notify_all()
-            elif self._waiting == 0 and self._on_ahead() > self._ahead_share():
+            elif self._waiting == 0 and self._on_ahead() + len(self._helping) > self._ahead_share():
                 for o in self._tickets:
                     if o.priority == AHEAD:
                         o.counter[_STOP] = 1
+                self._stop_helpers()
+
+    def _stop_helpers(self) -> None:
+        """The workers helping another's job give up after their next look (lock held)."""
+        from ._layout import P_ABORT
+
+        for w in self._helping:
+            self.ws[4][w, P_ABORT] = 1
 
     def _on_ahead(self) -> int:
         return sum(len(o.workers) for o in self._tickets if o.priority == AHEAD)
@@ -193,6 +214,23 @@ class Pool:
         t.counter[_STOP] = 0  # nothing more urgent is waiting
         return t
 
+    def _help_target(self, w: int, now_only: bool) -> tuple[Ticket, int] | None:
+        """A ticket (``NOW`` only, or any) and a worker on it whose running job is open for
+        ``w`` to join (lock held), while the workers on ``AHEAD`` work and helping leave room
+        (they share :meth:`_ahead_share`); the kernel checks again that the job is open."""
+        from ._share import is_open
+
+        if self._on_ahead() + len(self._helping) >= self._ahead_share():
+            return None
+        helped = set(self._helping.values())
+        for t in self._tickets:
+            if now_only and t.priority != NOW:
+                continue
+            for v in t.workers:
+                if v not in helped and is_open(int(self.ws[4][v, self._sig])):
+                    return t, v
+        return None
+
     def _settle(self, t: Ticket) -> None:
         """Mark ``t`` finished once every job that runs has answered (lock held)."""
         if t.counter[_NEXT] >= t.m and t.counter[_DONE] >= t.runs and not t.finished.is_set():
@@ -200,28 +238,48 @@ class Pool:
                 self._tickets.remove(t)
             t.finished.set()
 
+    def _next(self, w: int) -> tuple[Ticket, int] | None:
+        """What worker ``w`` does next (lock held): a ticket's jobs (and -1), or a ticket
+        and the worker on it whose job it helps; ``None``: the pool is closed."""
+        while True:
+            t = self._pick()
+            if t is None and self._closed:
+                return None
+            if t is None or t.priority == AHEAD:
+                h = self._help_target(w, t is not None)
+                if h is not None:
+                    self._helping[w] = h[1]
+                    return h
+            if t is not None:
+                t.workers.add(w)
+                return t, -1
+            busy = any(t.workers for t in self._tickets)
+            self._cv.wait(_HELP_POLL if busy else None)
+
     def _work(self, w: int) -> None:
         from ._layout import P_ABORT
 
         mine = tuple(a[w] for a in self.ws)
+        shared = (self.ws[0], self.ws[1], self.ws[4], w)
         while True:
             with self._cv:
-                t = self._pick()
-                while t is None:
-                    if self._closed:
-                        self._live -= 1
-                        return
-                    self._cv.wait()
-                    t = self._pick()
-                t.workers.add(w)
+                job = self._next(w)
+                if job is None:
+                    self._live -= 1
+                    return
+            t, helped = job
             try:
-                self._kernel(t.lanes, t.jobs, t.counter, t.out, t.nodes, *mine)
+                self._kernel(t.lanes, t.jobs, t.counter, t.out, t.nodes, *mine, *shared,
+                             t.seq, helped)
             except BaseException as e:  # noqa: BLE001 -- raised again in the waiting caller
                 with self._cv:
                     t.error = e
                     t.counter[_DONE] = self.cancel(t)  # nothing more of it runs or answers
             with self._cv:
-                t.workers.discard(w)
+                if helped < 0:
+                    t.workers.discard(w)
+                else:
+                    del self._helping[w]
                 self.ws[4][w, P_ABORT] = 0
                 self._settle(t)
                 self._cv.notify_all()  # a worker held back from AHEAD work may take it

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import JIT_NONRT
-from ._bits import fetch_add, lowbit_index, popcount
+from ._bits import lowbit_index, popcount
 from ._escape import escapes_in_trick
 from ._jit import njit
 from ._later_tricks import later_tricks_cut, trump_cut
@@ -43,15 +43,17 @@ from ._layout import (
     MAX_PLY,
     MOVE_SLOTS,
     NT,
-    P_ABORT,
     P_BUDGET,
     P_COUNTMASK,
     P_EXACT,
+    P_FGEN,
+    P_FROW,
     P_LIMIT,
     P_MAXMASK,
     P_NODES,
     P_PROBE,
     P_PROBE_NODES,
+    P_ROLE,
     P_TRICKS,
     P_TRUMP,
     is_lone_misere,
@@ -59,6 +61,7 @@ from ._layout import (
 )
 from ._moves import gen_moves
 from ._quick_tricks import quick_tricks_cut
+from ._share import HELPER, TURN_PLIES, stop_asked
 from ._trick import (
     COUNTED_SIDE,
     beats,
@@ -69,9 +72,17 @@ from ._trick import (
     winning_pos,
     won_on_rank,
 )
-from ._ttable import ALL15, key_after_trick, position_key, tt_depth, tt_lookup, tt_store
+from ._ttable import (
+    ALL15,
+    key_after_trick,
+    position_key,
+    tt_depth,
+    tt_lookup,
+    tt_lookup_other,
+    tt_store,
+)
 
-ABORT_EVERY = 4095  # P[P_ABORT] is read when the expanded-node count is a multiple of 4096
+ABORT_EVERY = 4095  # stop_asked(P) is read when the expanded-node count is a multiple of 4096
 PROBE_PLIES = 12  # misère defenders' nodes above this ply try their moves with node budgets
 PROBE_NODES = 1024  # the first pass's budget per move
 PROBE_PASSES = 5  # budgeted passes, each 4x the last; then the rest without a budget
@@ -110,9 +121,10 @@ def _last_trick(hl, fr, ply, leader, trump, countmask, exact, need):
 
 
 @njit(**JIT_NONRT, inline="always")
-def _table_cut(hl, ttk, ttd, P, fr, ply, seat, need):
-    """Key the trick-boundary position (kept in its frame for the store) and look it up: 1 / 0
-    if an entry settles it (with the ranks the entry relies on), else -1."""
+def _table_cut(hl, ttk, ttd, P, tk, td, fr, ply, seat, need):
+    """Key the trick-boundary position (kept in its frame for the store) and look it up, in
+    its own table, then in that of the worker sharing its search if any: 1 / 0 if an entry
+    settles it (with the ranks the entry relies on), else -1."""
     if ply >= 4:
         lens, w1, w2 = key_after_trick(hl, fr, ply - 4)
     else:
@@ -120,11 +132,14 @@ def _table_cut(hl, ttk, ttd, P, fr, ply, seat, need):
     fr[ply, F_LENS] = lens
     fr[ply, F_W1] = w1
     fr[ply, F_W2] = w2
-    ans, slot = tt_lookup(ttk, ttd, P, lens, w1, w2, seat, need)
+    ans, m1, m2 = tt_lookup(ttk, ttd, P, lens, w1, w2, seat, need)
+    if ans < 0 and P[P_FROW] != 0:
+        ans, m1, m2 = tt_lookup_other(tk, td, P[P_FROW] - 1, P[P_FGEN], P, lens, w1, w2, seat,
+                                      need)
     if ans >= 0:
         for s in range(4):
             u = hl[s] | hl[4 + s] | hl[8 + s] | hl[12 + s]
-            fr[ply, F_T + s] = kth_rank(u, tt_depth(ttk, slot, s))
+            fr[ply, F_T + s] = kth_rank(u, tt_depth(m1, m2, s))
     return ans
 
 
@@ -142,7 +157,7 @@ def _sure_trick_cut(hl, fr, ply, leader, pos, trump, countmask, max_game, need):
 
 
 @njit(**JIT_NONRT, inline="always")
-def _boundary_cut(hl, ttk, ttd, P, fr, ply, seat, leader, target):
+def _boundary_cut(hl, ttk, ttd, P, tk, td, fr, ply, seat, leader, target):
     """A trick boundary: 1 / 0 if settled at once, else -1."""
     trump = P[P_TRUMP]
     countmask = P[P_COUNTMASK]
@@ -166,7 +181,7 @@ def _boundary_cut(hl, ttk, ttd, P, fr, ply, seat, leader, target):
     c = later_tricks_cut(hl, fr, ply, seat, trump, countmask, maxmask, exact, need, r, ttd)
     if c >= 0:
         return c
-    c = _table_cut(hl, ttk, ttd, P, fr, ply, seat, need)
+    c = _table_cut(hl, ttk, ttd, P, tk, td, fr, ply, seat, need)
     if c >= 0:
         return c
     if not exact and is_max_game(maxmask, countmask):
@@ -174,8 +189,20 @@ def _boundary_cut(hl, ttk, ttd, P, fr, ply, seat, leader, target):
     return -1
 
 
+@njit(**JIT_NONRT)
+def _turn(mv, ply, nm):
+    """A helper's order at the first trick: the first move last (``_share.TURN_PLIES``)."""
+    if nm > 1:
+        for part in range(3):
+            b = part * MOVE_SLOTS
+            first = mv[ply, b]
+            for k in range(nm - 1):
+                mv[ply, b + k] = mv[ply, b + k + 1]
+            mv[ply, b + nm - 1] = first
+
+
 @njit(**JIT_NONRT, inline="always")  # (its only caller is search: one copy)
-def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
+def _enter(hl, ttk, ttd, mv, P, tk, td, fr, ply, target):
     """Open the node at ``ply`` (its frame holds leader, pos, won): 1 / 0 if its answer is
     known at once (terminal, bounds, table), else -1 after generating its moves. Sets the
     node's relevant ranks ``fr[ply, F_T..]`` for answers known at once."""
@@ -188,7 +215,7 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
     for s in range(4):
         fr[ply, F_T + s] = 16
     if pos == 0:
-        c = _boundary_cut(hl, ttk, ttd, P, fr, ply, seat, leader, target)
+        c = _boundary_cut(hl, ttk, ttd, P, tk, td, fr, ply, seat, leader, target)
         if c >= 0:
             return c
     elif not P[P_EXACT]:
@@ -202,6 +229,8 @@ def _enter(hl, ttk, ttd, mv, P, fr, ply, target):
             return 0  # the misère declarer is beaten in this trick and loses every other
     P[P_NODES] += 1
     fr[ply, F_NM] = gen_moves(hl, fr, P, seat, pos, leader, mv, ply)
+    if ply < TURN_PLIES and P[P_ROLE] == HELPER:
+        _turn(mv, ply, fr[ply, F_NM])
     fr[ply, F_IDX] = 0
     for s in range(4):
         fr[ply, F_LW + s] = 0
@@ -414,10 +443,12 @@ def _child_answered(hl, ttk, ttd, P, fr, mv, ply, val):
 
 
 @njit(**JIT_NONRT)
-def search(hl, ttk, ttd, mv, fr, P, leader, target):
+def search(hl, ttk, ttd, mv, fr, P, tk, td, leader, target):
     """Can the maximising seats make the counted tricks reach ``target``? 1 / 0, or -1 if
-    ``P[P_ABORT]`` was set while it ran (it gives up: a batch's time limit) or its expanded
-    nodes passed ``P[P_BUDGET]`` (when not 0: a job's node budget). (``leader`` on
+    ``P[P_ABORT]`` was set while it ran (it gives up: a batch's time limit), its search was
+    settled by the worker sharing it (``_share.stop_asked``) or its expanded
+    nodes passed ``P[P_BUDGET]`` (when not 0: a job's node budget). ``tk``, ``td``: every
+    worker's table stacked (read only where ``P[P_FROW]`` says). (``leader`` on
     lead at a trick boundary; ``hl`` is restored on return.) The body of every solver entry
     point.
 
@@ -449,10 +480,10 @@ def search(hl, ttk, ttd, mv, fr, P, leader, target):
     while True:
         if entering:
             entering = False
-            val = _enter(hl, ttk, ttd, mv, P, fr, ply, target)
+            val = _enter(hl, ttk, ttd, mv, P, tk, td, fr, ply, target)
             if val < 0:
-                if (P[P_NODES] & ABORT_EVERY) == 0 and fetch_add(P, P_ABORT, I0) != 0:
-                    # asked to give up (an atomic read: another thread sets it)
+                if (P[P_NODES] & ABORT_EVERY) == 0 and stop_asked(P):
+                    # asked to give up (atomic reads: another thread sets it)
                     _take_back(hl, fr, ply, I0)
                     return -1
                 if P[P_BUDGET] != 0 and P[P_NODES] > P[P_BUDGET]:

@@ -14,7 +14,7 @@ stored move could only be offered for another number of tricks needed, a differe
 from __future__ import annotations
 
 from ..config import JIT, JIT_NONRT
-from ._bits import highbit_index, popcount
+from ._bits import compiler_fence, highbit_index, popcount
 from ._jit import njit
 from ._layout import (
     F_CARD,
@@ -23,6 +23,7 @@ from ._layout import (
     F_TM,
     F_W1,
     F_W2,
+    I0,
     K_LENS,
     K_M1,
     K_M2,
@@ -125,8 +126,9 @@ def _head(lens, leader, mask):
 # cards the entry depends on: none, the top ones but not all (the chain key names the owner of
 # the top card), or every card (the key names every card's owner):
 #   ttk[K_SIZE*i + K_*] = lens, w1 pattern, w2 pattern, w1 mask, w2 mask, next serial, own serial
+#                       (a serial is (generation << 40) | the entry's number in its game)
 #   ttd[i]            = reachable / unreachable sets, leader
-#   ttd[pool + h]     = chain head for hash h: (generation << 40) | serial of the newest entry
+#   ttd[pool + h]     = chain head for hash h: the serial of the newest entry
 #   ttd[pool + heads + 4g .. 4g + 3] = for hash g of (lens, leader), 32 bytes: the shapes that
 #                       have a chain (bit t for shape t < 63 in the first word, bit t - 63 of
 #                       the second, whose bits 32+ hold the generation), then a 128-bit filter
@@ -138,12 +140,15 @@ def _head(lens, leader, mask):
 # fixed bucket, holds them; splitting the chains by shape and owners leaves a lookup few
 # entries to read that cannot match (where every card of a suit matters, as in a lone
 # declarer's misère proofs, a chain of top-card owners alone grew to hundreds of entries).
-# Entry number ``serial`` lives in slot ``serial % pool``; when the pool is full the oldest
+# Entry number ``n`` lives in slot ``n % pool``; when the pool is full the oldest
 # entries are overwritten, and a chain simply ends where the slot it points to holds a
 # different serial. A new game bumps the generation, emptying every chain, and restarts the
 # serials at 0 (``tt_new_game``): its entries go to memory the last game warmed. An older
 # game's entry left in a slot with the same serial is never read, since only chains whose head
 # carries the current generation are followed, and they point only to entries written since.
+# Another worker may read the table while its owner writes it (``_share``): an entry is
+# written between its serial set to -1 and set again, and a reader takes it only if the
+# serial it followed is there before and after it reads the entry (``tt_lookup_other``).
 _SERIAL_MASK = (1 << 40) - 1
 _SHAPES_LOW = 63  # shapes with their bit in the first word of a (lens, leader) bitmap
 _SHAPES_HIGH = (1 << 18) - 1  # the other 18 shapes' bits in the second word
@@ -193,6 +198,16 @@ def _chain(lens, leader, t, w1, w2, mask):
                  leader + 4 * t, mask)
 
 
+@njit(**JIT_NONRT, inline="always")
+def _settles(d, need):
+    """1 / 0 if the data word ``d`` settles "need", else -1."""
+    if (d >> (_WIN_SHIFT + need)) & 1:
+        return 1
+    if (d >> (_LOSE_SHIFT + need)) & 1:
+        return 0
+    return -1
+
+
 @njit(**JIT_NONRT)
 def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need):
     """Scan one chain; returns (answer, slot) as ``tt_lookup``."""
@@ -200,7 +215,7 @@ def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need):
     hd = ttd[P[P_POOL] + h]
     if (hd >> 40) != P[P_GEN]:
         return -1, -1
-    sr = hd & _SERIAL_MASK
+    sr = hd
     while sr >= 0:
         i = sr & pmask
         j = K_SIZE * i
@@ -211,10 +226,9 @@ def _scan(ttk, ttd, P, h, lens, w1, w2, leader, need):
                 and ((w2 ^ ttk[j + K_W2]) & ttk[j + K_M2]) == 0):
             d = ttd[i]
             if ((d >> _LEAD_SHIFT) & 3) == leader:
-                if (d >> (_WIN_SHIFT + need)) & 1:
-                    return 1, i
-                if (d >> (_LOSE_SHIFT + need)) & 1:
-                    return 0, i
+                a = _settles(d, need)
+                if a >= 0:
+                    return a, i
         sr = ttk[j + K_NEXT]
     return -1, -1
 
@@ -230,7 +244,7 @@ def _scan_shape(ttk, ttd, P, g, t, lens, w1, w2, leader, need):
 
 
 @njit(**JIT_NONRT)
-def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
+def _lookup(ttk, ttd, P, lens, w1, w2, leader, need):
     """Scan the chains that may hold entries matching the position: one per shape that some
     entry of these lengths and leader has. Returns (answer, slot): answer 1 / 0 if an entry
     settles "need", else -1; slot of the settling entry (-1 if none)."""
@@ -292,7 +306,7 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose):
     hd = ttd[h]
     first = -1
     if (hd >> 40) == gen:
-        first = hd & _SERIAL_MASK
+        first = hd
         sr = first
         while sr >= 0:
             i = sr & pmask
@@ -309,26 +323,32 @@ def tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, win, lose):
                     ttd[i] = _tt_data(win, lose, leader)
                     return
             sr = ttk[j + K_NEXT]
-    serial = P[P_FREE]
-    P[P_FREE] = serial + 1
-    slot = serial & pmask
+    n = P[P_FREE]
+    P[P_FREE] = n + 1
+    slot = n & pmask
     j = K_SIZE * slot
+    # (a reader in another thread takes the entry only with this serial before and after)
+    ttk[j + K_SERIAL] = -1
+    compiler_fence()
     ttk[j + K_LENS] = lens
     ttk[j + K_W1] = p1
     ttk[j + K_W2] = p2
     ttk[j + K_M1] = m1
     ttk[j + K_M2] = m2
     ttk[j + K_NEXT] = first
-    ttk[j + K_SERIAL] = serial
     ttd[slot] = _tt_data(win, lose, leader)
-    ttd[h] = (gen << 40) | serial
+    compiler_fence()
+    serial = (gen << 40) | (n & _SERIAL_MASK)
+    ttk[j + K_SERIAL] = serial
+    compiler_fence()
+    ttd[h] = serial
 
 
 
 @njit(**JIT_NONRT, inline="always")
-def tt_depth(ttk, slot, s):
-    """How many top cards of suit ``s`` the entry in ``slot`` relies on."""
-    m = ttk[K_SIZE * slot + K_M1 + (s >> 1)] >> (32 * (s & 1))
+def tt_depth(m1, m2, s):
+    """How many top cards of suit ``s`` an entry with masks ``m1``, ``m2`` relies on."""
+    m = (m1 if s < 2 else m2) >> (32 * (s & 1))
     return popcount(m & 0x0FFFFFFF) >> 1
 
 
@@ -343,3 +363,73 @@ def tt_new_game(P, ttd):
     # the new game's entries fill the pool from its start: memory recently used, and so still
     # mapped and cached, instead of the next part of the ring
     P[P_FREE] = 0
+
+
+@njit(**JIT_NONRT, inline="always")
+def tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need):
+    """``_lookup``: (answer, m1, m2), the masks of the settling entry (0, 0: none)."""
+    a, i = _lookup(ttk, ttd, P, lens, w1, w2, leader, need)
+    if a < 0:
+        return a, I0, I0
+    return a, ttk[K_SIZE * i + K_M1], ttk[K_SIZE * i + K_M2]
+
+
+@njit(**JIT_NONRT)
+def _scan_other(tk, td, r, pool, gen, h, lens, w1, w2, leader, need):
+    """``_scan`` of the chain ``h`` of worker ``r``'s table, which its owner may be writing:
+    each entry is read between two reads of its serial, and taken only if both are the
+    serial followed (generation ``gen``). Returns (answer, m1, m2)."""
+    hd = td[r, pool + h]
+    if (hd >> 40) != gen:
+        return -1, I0, I0
+    compiler_fence()
+    pmask = pool - 1
+    sr = hd
+    while sr >= 0:
+        i = sr & pmask
+        j = K_SIZE * i
+        s1 = tk[r, j + K_SERIAL]
+        compiler_fence()
+        k_lens = tk[r, j + K_LENS]
+        k_w1 = tk[r, j + K_W1]
+        k_w2 = tk[r, j + K_W2]
+        k_m1 = tk[r, j + K_M1]
+        k_m2 = tk[r, j + K_M2]
+        nxt = tk[r, j + K_NEXT]
+        d = td[r, i]
+        compiler_fence()
+        if s1 != sr or tk[r, j + K_SERIAL] != sr:
+            break
+        if (k_lens == lens and ((w1 ^ k_w1) & k_m1) == 0 and ((w2 ^ k_w2) & k_m2) == 0
+                and ((d >> _LEAD_SHIFT) & 3) == leader):
+            a = _settles(d, need)
+            if a >= 0:
+                return a, k_m1, k_m2
+        # (a serial's next is an older entry of its game: the walk ends)
+        sr = nxt
+    return -1, I0, I0
+
+
+@njit(**JIT_NONRT)
+def tt_lookup_other(tk, td, r, gen, P, lens, w1, w2, leader, need):
+    """``tt_lookup`` in worker ``r``'s table (the stacked tables ``tk``, ``td``), reading
+    only its entries of generation ``gen`` and writing nothing there (``_share``)."""
+    pool = P[P_POOL]
+    m = P[P_TTMASK]
+    g = pool + m + 1 + 4 * _head(lens, leader, m)
+    hi = td[r, g + 1]
+    if (hi >> 32) != gen:
+        return -1, I0, I0
+    for part in range(2):
+        x = (hi & _SHAPES_HIGH) if part == 0 else td[r, g]
+        while x != 0:
+            b = highbit_index(x)
+            x ^= 1 << b
+            t = b + (_SHAPES_LOW if part == 0 else 0)
+            h = _chain(lens, leader, t, w1, w2, m)
+            if ((td[r, g + 2 + ((h >> 6) & 1)] >> (h & 63)) & 1) == 0:
+                continue
+            a, m1, m2 = _scan_other(tk, td, r, pool, gen, h, lens, w1, w2, leader, need)
+            if a >= 0:
+                return a, m1, m2
+    return -1, I0, I0

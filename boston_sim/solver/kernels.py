@@ -35,13 +35,17 @@ class SearchStats(NamedTuple):
 
 class Workspace(NamedTuple):
     """One worker's scratch: transposition table (key and data words), move buffer, search
-    frames and the parameter block. Unpacks (``*ws``) into the kernels' last arguments."""
+    frames and the parameter block, then its table again as the one row of the stacked
+    tables (which a pool's workers share, ``_share``). Unpacks (``*ws``) into the kernels'
+    last arguments."""
 
     ttk: np.ndarray
     ttd: np.ndarray
     mv: np.ndarray
     fr: np.ndarray
     P: np.ndarray
+    tk: np.ndarray
+    td: np.ndarray
 
     def stats(self) -> SearchStats:
         """The counters of the searches run in this workspace."""
@@ -98,7 +102,8 @@ def run_jobs(lanes: np.ndarray, jobs: np.ndarray, ws: Workspace) -> np.ndarray:
     out = np.empty(len(jobs), dtype=np.int8)
     counter = np.zeros(3, dtype=np.int64)  # jobs taken, jobs done, stop flag
     nodes = np.empty(len(jobs), dtype=np.int64)
-    _driver.solve_range_jobs(np.ascontiguousarray(lanes), jobs, counter, out, nodes, *ws)
+    _driver.solve_range_jobs(np.ascontiguousarray(lanes), jobs, counter, out, nodes, *ws,
+                             ws.P.reshape(1, -1), -1, 0, -1)
     return out
 
 

@@ -8,6 +8,7 @@ import numba
 import numpy as np
 import pytest
 
+from boston_sim import solver
 from boston_sim.solver import question_job, solve_jobs, start_jobs, value_job
 from boston_sim.solver.kernels import benchmark_deals
 
@@ -19,6 +20,14 @@ def one_worker():
     numba.set_num_threads(1)
     yield
     numba.set_num_threads(before)
+
+
+@pytest.fixture
+def no_sharing():
+    """No worker joins another's search inside a test (each job's nodes are its own)."""
+    solver.share_searches(False)
+    yield
+    solver.share_searches(True)
 
 
 DEALS = benchmark_deals(40, seed=11)  # full deals: a job takes milliseconds (4 on average)
@@ -165,7 +174,7 @@ def test_jobs_started_ahead_leave_a_working_caller_a_core_but_not_a_waiting_one(
     assert solver._the_pool()._waiting == 0
 
 
-def test_a_batch_reports_each_jobs_nodes_the_same_on_every_run():
+def test_a_batch_reports_each_jobs_nodes_the_same_on_every_run(no_sharing):
     nodes = np.zeros(len(JOBS), np.int64)
     ref = solve_jobs(DEALS, JOBS, nodes=nodes)
     assert (nodes > 0).all()

@@ -39,12 +39,17 @@ def _misere(budget: int = 0, tiers: int = 0) -> tuple[int, ...]:
 
 
 def _nodes_each(deals: np.ndarray) -> list[int]:
-    """Each deal's expanded nodes without a budget, one job at a time."""
+    """Each deal's expanded nodes without a budget, one job at a time (no other worker
+    joining its search: ``solver.share_searches``)."""
     out = []
-    for d in deals:
-        solver.reset_work_counters()
-        solve_jobs(d[None, :], np.array([_misere()]))
-        out.append(solver.work_counters().nodes)
+    solver.share_searches(False)
+    try:
+        for d in deals:
+            solver.reset_work_counters()
+            solve_jobs(d[None, :], np.array([_misere()]))
+            out.append(solver.work_counters().nodes)
+    finally:
+        solver.share_searches(True)
     return out
 
 

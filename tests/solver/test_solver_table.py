@@ -15,11 +15,13 @@ import random
 import naive
 from naive import lanes
 
+from boston_sim.solver._layout import P_GEN
 from boston_sim.solver._ttable import (
     _SHAPES_LOW,
     _shape,
     position_key,
     tt_lookup,
+    tt_lookup_other,
     tt_new_game,
     tt_store,
 )
@@ -52,7 +54,17 @@ def masks(depth: list[int]) -> tuple[int, int]:
 
 def test_an_entry_matches_exactly_the_positions_that_agree_on_its_cards() -> None:
     rng = random.Random(77)
-    ttk, ttd, mv, fr, P = new_workspace(12)
+    ttk, ttd, mv, fr, P, tk, td = new_workspace(12)
+
+    def lookup(lens, w1, w2, leader, need):
+        """The answer of the table, checked against another worker's read of it (the
+        table as row 0 of the stacked tables): the same for this game, none for another."""
+        a = tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need)
+        assert tt_lookup_other(tk, td, 0, P[P_GEN], P, lens, w1, w2, leader, need) == a
+        other = tt_lookup_other(tk, td, 0, P[P_GEN] + 1, P, lens, w1, w2, leader, need)
+        assert other[0] == -1
+        return a[0]
+
     shapes = set()
     checked = {"match": 0, "differ": 0}
     for _ in range(600):
@@ -66,9 +78,9 @@ def test_an_entry_matches_exactly_the_positions_that_agree_on_its_cards() -> Non
         m1, m2 = masks(depth)
         shapes.add(_shape(lens, m1, m2))
         tt_store(ttk, ttd, P, lens, w1, w2, m1, m2, leader, 1 << need, 0)
-        assert tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need)[0] == 1
-        assert tt_lookup(ttk, ttd, P, lens, w1, w2, (leader + 1) & 3, need)[0] == -1
-        assert tt_lookup(ttk, ttd, P, lens, w1, w2, leader, need - 1)[0] == -1
+        assert lookup(lens, w1, w2, leader, need) == 1
+        assert lookup(lens, w1, w2, (leader + 1) & 3, need) == -1
+        assert lookup(lens, w1, w2, leader, need - 1) == -1
         for s in range(4):
             c = cards[s]
             # two cards below the ones that matter, of different owners: still a match
@@ -76,14 +88,14 @@ def test_an_entry_matches_exactly_the_positions_that_agree_on_its_cards() -> Non
             pairs = [(a, b) for a in low for b in low if a[1] < b[1]]
             if pairs:
                 other = lanes(swap(hands, s, *rng.choice(pairs)))
-                assert tt_lookup(ttk, ttd, P, *position_key(other), leader, need)[0] == 1
+                assert lookup(*position_key(other), leader, need) == 1
                 checked["match"] += 1
             # a card that matters changes owner: no match
             top = c[: depth[s]]
             pairs = [(a, b) for a in top for b in c if a[1] != b[1]]
             if pairs:
                 other = lanes(swap(hands, s, *rng.choice(pairs)))
-                assert tt_lookup(ttk, ttd, P, *position_key(other), leader, need)[0] == -1
+                assert lookup(*position_key(other), leader, need) == -1
                 checked["differ"] += 1
     assert checked["match"] > 500 and checked["differ"] > 500
     assert any(t >= _SHAPES_LOW for t in shapes) and any(t < _SHAPES_LOW for t in shapes)
