@@ -103,11 +103,11 @@ def test_an_escape_with_a_sure_losing_lead_is_proved_cheaply() -> None:
 
 def _reference(ws, hl: np.ndarray, leader: int) -> int:
     """1 if N can lose every trick, as the plain game: N maximises the others' tricks."""
-    ttk, ttd, mv, fr, P = ws
+    ttk, ttd, mv, fr, P, tk, td = ws
     _driver._forget_killers(fr)
     _driver._setup(P, ttd, NT, np.int64(1 << NORTH), np.int64(DEFENDERS), np.int64(0))
     n = sum(bin(int(hl[NORTH * 4 + s])).count("1") for s in range(4))
-    return int(_driver._reach(hl, ttk, ttd, mv, fr, P, np.int64(leader), np.int64(n)))
+    return int(_driver._reach(hl, ttk, ttd, mv, fr, P, tk, td, np.int64(leader), np.int64(n)))
 
 
 def _play_down(rng: random.Random, hands: list[int], cards_left: int) -> tuple[list[int], int]:
