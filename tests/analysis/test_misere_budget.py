@@ -101,13 +101,18 @@ def test_a_counted_deal_weighs_by_the_tiers_it_passed():
 
 
 def _nodes_each(deals: np.ndarray) -> np.ndarray:
-    """Each deal's expanded nodes on the misère question without a budget."""
+    """Each deal's expanded nodes on the misère question without a budget (no other worker
+    joining its search: ``solver.share_searches``)."""
     row = np.array([solver.question_job(4, 0, 1, "at_most", 0)])
     out = []
-    for d in deals:
-        solver.reset_work_counters()
-        solver.solve_jobs(d[None, :], row)
-        out.append(solver.work_counters().nodes)
+    solver.share_searches(False)
+    try:
+        for d in deals:
+            solver.reset_work_counters()
+            solver.solve_jobs(d[None, :], row)
+            out.append(solver.work_counters().nodes)
+    finally:
+        solver.share_searches(True)
     return np.array(out)
 
 
