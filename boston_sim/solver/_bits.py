@@ -55,15 +55,13 @@ def highbit_index(typingctx, x):
 def fetch_add(typingctx, arr, idx, val):
     """Atomically add ``val`` to ``arr[idx]`` (an int64 array) and return the old value: the
     parallel batch kernels hand out deals with it, so a slow deal never leaves a thread idle."""
-    if not (isinstance(arr, types.Array) and arr.dtype == types.int64 and arr.ndim == 1):
+    if not _is_words(arr):
         return None
 
     def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        i = context.cast(builder, args[1], signature.args[1], types.intp)
         v = context.cast(builder, args[2], signature.args[2], types.int64)
-        ptr = builder.gep(ary.data, [i])
-        return builder.atomic_rmw("add", ptr, v, "monotonic")
+        return builder.atomic_rmw("add", _word_ptr(context, builder, signature, args), v,
+                                  "monotonic")
 
     return types.int64(arr, idx, val), codegen
 

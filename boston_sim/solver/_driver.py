@@ -60,7 +60,6 @@ from ._layout import (
 from ._quick_tricks import quick_tricks
 from ._search import PROBE_NODES, search
 from ._share import (
-    HELP_AFTER,
     HELPER,
     SHARED,
     answer_in,
@@ -152,7 +151,6 @@ def new_workspaces(n, tt_bits):
     P[:, P_TTMASK] = heads - 1
     P[:, P_POOL] = size
     P[:, P_PROBE_NODES] = PROBE_NODES
-    P[:, P_HELP_AFTER] = HELP_AFTER
     return ttk, ttd, mv, fr, P
 
 

@@ -68,10 +68,7 @@ class Pool:
     """``n`` workers, each with row ``w`` of the stacked workspaces ``ws`` (``new_workspaces``)."""
 
     def __init__(self, n: int, ws: tuple, kernel, claim: Callable[[np.ndarray], int]) -> None:
-        from ._layout import P_SIG
-
         self.n, self.ws, self._kernel, self._claim = n, ws, kernel, claim
-        self._sig = P_SIG
         self.pid = os.getpid()
         self._cv = threading.Condition()
         self._tickets: list[Ticket] = []
@@ -218,6 +215,7 @@ class Pool:
         """A ticket (``NOW`` only, or any) and a worker on it whose running job is open for
         ``w`` to join (lock held), while the workers on ``AHEAD`` work and helping leave room
         (they share :meth:`_ahead_share`); the kernel checks again that the job is open."""
+        from ._layout import P_SIG
         from ._share import is_open
 
         if self._on_ahead() + len(self._helping) >= self._ahead_share():
@@ -227,7 +225,7 @@ class Pool:
             if now_only and t.priority != NOW:
                 continue
             for v in t.workers:
-                if v not in helped and is_open(int(self.ws[4][v, self._sig])):
+                if v not in helped and is_open(int(self.ws[4][v, P_SIG])):
                     return t, v
         return None
 
