@@ -172,11 +172,6 @@ def _forget_killers(fr):
             fr[i, F_KILL + k] = 0
 
 
-@njit(**JIT)
-def _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target):
-    return search(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
-
-
 ESTIMATE_MARGIN = 1.0
 """The first target of a value search, relative to the high-card estimate
 (``high_card_estimate``): a refutation above the value is cheap and fills the table for the
@@ -234,7 +229,7 @@ def solve_value(hl, trump, leader, side, mode, guess, ttk, ttd, mv, fr, P, tk, t
                               fr, P, tk, td)
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk, ttd, mv,
                        fr, P, tk, td):
     """Tricks of ``side`` under best play: mode 0 = side maximises, 1 = side minimises,
@@ -278,7 +273,7 @@ def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk
             t = lo + 1
         if t > hi:
             t = hi
-        r = _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, t)
+        r = search(hl, ttk, ttd, mv, fr, P, tk, td, leader, t)
         if r < 0:
             return -1
         if r:
@@ -290,7 +285,7 @@ def solve_value_within(hl, trump, leader, side, mode, guess, floor, ceiling, ttk
     return lo
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P, tk, td):
     """Yes/no: can ``side`` make sure of at least / at most / exactly ``target`` tricks?
     1 / 0, or -1 if ``P[P_ABORT]`` was set while it ran (see ``solve_range_jobs``)."""
@@ -302,7 +297,7 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P, t
         if target > n:
             return 0
         _setup(P, ttd, trump, side, side, I0)
-        return _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
+        return search(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
     if kind == KIND_AT_MOST:
         if target >= n:
             return 1
@@ -310,26 +305,26 @@ def solve_question(hl, trump, leader, side, kind, target, ttk, ttd, mv, fr, P, t
             return 0
         # the opponents try to push the side's tricks up to target + 1
         _setup(P, ttd, trump, other_side(side), side, I0)
-        r = _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target + 1)
+        r = search(hl, ttk, ttd, mv, fr, P, tk, td, leader, target + 1)
         return r if r < 0 else 1 - r
     # exactly: both one-sided questions are necessary, and cheap; then the exact game
     if target < 0 or target > n:
         return 0
     if target < n:
         _setup(P, ttd, trump, other_side(side), side, I0)
-        r = _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target + 1)
+        r = search(hl, ttk, ttd, mv, fr, P, tk, td, leader, target + 1)
         if r != 0:
             return -1 if r < 0 else 0
     if target > 0:
         _setup(P, ttd, trump, side, side, I0)
-        r = _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
+        r = search(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
         if r != 1:
             return r  # 0, or -1
     _setup(P, ttd, trump, side, side, np.int64(1))
-    return _reach(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
+    return search(hl, ttk, ttd, mv, fr, P, tk, td, leader, target)
 
 
-@njit(**JIT)
+@njit(**JIT, inline="always")
 def _run_job(hl, lanes, jobs, i, ttk, ttd, mv, fr, P, tk, td):
     """The answer of job ``i`` (see ``solve_range_jobs``)."""
     start = P[P_NODES]

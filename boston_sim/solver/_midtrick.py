@@ -22,7 +22,6 @@ from ._driver import (
     MODE_MAX,
     OP_VALUE,
     _forget_killers,
-    _reach,
     _setup,
     high_card_estimate,
     solve_question,
@@ -46,6 +45,7 @@ from ._layout import (
     other_side,
 )
 from ._moves import gen_moves
+from ._search import search
 from ._trick import beats, hand_size
 
 TRICK = 4  # cards in a trick
@@ -174,7 +174,7 @@ def _leaf(hl, tc, tleader, target, ttk, ttd, mv, fr, P, tk, td):
         return 1
     if need > hand_size(hl, w):
         return 0
-    return _reach(hl, ttk, ttd, mv, fr, P, tk, td, w, need)
+    return search(hl, ttk, ttd, mv, fr, P, tk, td, w, need)
 
 
 @njit(**JIT)

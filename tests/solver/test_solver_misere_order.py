@@ -34,6 +34,7 @@ from boston_sim.solver._layout import (
     P_TRUMP,
 )
 from boston_sim.solver._moves import gen_moves
+from boston_sim.solver._search import search
 from boston_sim.solver._trick import winning_pos
 from boston_sim.solver.kernels import ask_lanes, new_workspace
 
@@ -107,7 +108,7 @@ def _reference(ws, hl: np.ndarray, leader: int) -> int:
     _driver._forget_killers(fr)
     _driver._setup(P, ttd, NT, np.int64(1 << NORTH), np.int64(DEFENDERS), np.int64(0))
     n = sum(bin(int(hl[NORTH * 4 + s])).count("1") for s in range(4))
-    return int(_driver._reach(hl, ttk, ttd, mv, fr, P, tk, td, np.int64(leader), np.int64(n)))
+    return int(search(hl, ttk, ttd, mv, fr, P, tk, td, np.int64(leader), np.int64(n)))
 
 
 def _play_down(rng: random.Random, hands: list[int], cards_left: int) -> tuple[list[int], int]:
