@@ -43,9 +43,10 @@ SE_METHODS = {
     "diff_se": "standard error of diff (each row's EV on all its deals; paired on the deals "
                "both were scored on)",
     "chosen": "each rung's trump is chosen on the even deals and scored on the odd ones and "
-              "vice versa (cross-fitting), so the chosen row is not biased upward; its "
-              "standard errors count the deals, not the chance that a half would have chosen "
-              "another trump",
+              "vice versa (cross-fitting), so the chosen row is not biased upward; the "
+              "standard errors of its EVs and CVaR also count the chance that a half chooses "
+              "another trump (from the normal law of the half-sample means), those of its "
+              "probabilities (Agresti-Coull) do not",
 }
 """What each uncertainty of the JSON object means (its ``standard_errors`` entry)."""
 

@@ -28,18 +28,20 @@ terms of P(make), the payments and the net EV are first adjusted by the regressi
 (:func:`~.control.adjust`); every mean, SE and paired difference then uses the adjusted terms.
 The trump (and discard) of a rung is chosen by cross-fitting (:func:`cross_fitted`), so that
 the chosen row is not biased upward by being the best of several means on the deals it is
-scored on. Its SEs are those of the pooled terms: they leave out the choice itself, which
-moves with the deals where two trumps are close (docs/PERFORMANCE.md, Bid times).
+scored on. The SEs of its values are those of the pooled terms with the variance of the
+choice itself added (:mod:`.choice`): a half may choose a worse trump whose mean its deals
+overrate.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..errors import RulesError
+from .choice import choice_variance
 from .control import MIN_DEALS, adjust
 from .plan import Candidate
 
@@ -56,6 +58,9 @@ UNCOUNTED_FAIL = -1  # a failure whose count was not searched (or a misère past
 MAKE_MARK = -2  # an uncounted make of lowest target T is recorded as MAKE_MARK - T
 CUM_EPS = 1e-12  # relative slack for a cumulative weight that should reach a share exactly
 MAX_STRATA = 2  # subsampled strata of one search: its failures and its makes (:func:`strata`)
+# a chosen row's values whose SEs take the choice's variance (:func:`_with_choice`)
+CHOICE_SE = {"ev_per_adversary": "ev_per_adversary_se", "ev_net": "ev_net_se",
+             "cvar5": "cvar5_se"}
 
 
 @dataclass
@@ -91,6 +96,8 @@ class CandidateStats:
     makes_sampled: bool = False  # some makes' counts were left out (their own stratum)
     # what :func:`cvar_se` needs while ``cvar5_se`` waits for :func:`fill_risk_se`
     risk_inputs: tuple | None = field(default=None, repr=False, compare=False)
+    # a chosen row's: the variance its trump's choice adds to each field (:mod:`.choice`)
+    choice_var: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def samples(self) -> int:
@@ -408,7 +415,7 @@ def _price(st: CandidateStats, mix: _Mix, threshold: float, risk_se: bool) -> No
 def fill_risk_se(st: CandidateStats) -> None:
     """Work out ``st.cvar5_se`` if :func:`parts_stats` left it for later."""
     if st.risk_inputs is not None:
-        st.cvar5_se = cvar_se(*st.risk_inputs)
+        st.cvar5_se = math.sqrt(cvar_se(*st.risk_inputs) ** 2 + st.choice_var.get("cvar5", 0.0))
         st.risk_inputs = None
 
 
@@ -518,7 +525,7 @@ def cross_fitted(options: list[Solved], kind: str, threshold: float,
         return best_of(full, kind)
     on_even, on_odd = best(0), best(1)
     if on_even is on_odd:
-        return full[options.index(on_even)]
+        return _with_choice(replace(full[options.index(on_even)]), full)
     n = min(len(on_even), len(on_odd))
     fa, fb = full[options.index(on_even)], full[options.index(on_odd)]
     label = on_even if better(fa, fb, kind) else on_odd
@@ -526,6 +533,20 @@ def cross_fitted(options: list[Solved], kind: str, threshold: float,
                                   (on_odd, np.arange(0, n, FOLDS))], threshold, risk_se)
     st.tricks = label.t
     st.cross_fit = (on_even.cand, on_odd.cand)
+    return _with_choice(st, full)
+
+
+def _with_choice(st: CandidateStats, full: list[CandidateStats]) -> CandidateStats:
+    """``st`` (the chosen row, a copy of its own) with the choice's variance added to the SEs
+    of its values (:data:`CHOICE_SE`; :mod:`.choice`), the key that chooses being the net EV.
+    Its probabilities keep their Agresti-Coull SEs, whose pseudo-deals already cover more
+    than what the choice moves them by (docs/PERFORMANCE.md, Bid times)."""
+    if not all(f.net is not None for f in full):
+        return st
+    values = {name: np.array([getattr(f, name) for f in full]) for name in CHOICE_SE}
+    st.choice_var = choice_variance([f.net for f in full], values, FOLDS)
+    for name, se_name in CHOICE_SE.items():
+        setattr(st, se_name, math.sqrt(getattr(st, se_name) ** 2 + st.choice_var[name]))
     return st
 
 

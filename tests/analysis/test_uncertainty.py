@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 
 from boston_sim.analysis import analyze
+from boston_sim.analysis.choice import choice_variance
 from boston_sim.analysis.evaluate import recommend
 from boston_sim.analysis.plan import Candidate
 from boston_sim.analysis.statistics import (
+    FOLDS,
     CandidateStats,
     Solved,
     ac_mean_se,
@@ -215,6 +217,49 @@ def test_a_split_choice_names_both_trumps_and_claims_no_tie():
     assert note.startswith(f"{even} best on the even deals, {odd} on the odd ones")
     assert "equal" not in note
     assert _cross_fit_note(full[0]) == ""
+
+
+def test_the_chosen_rows_ses_count_the_choice_of_trump():
+    """A sure trump and a noisier one of about the same value (its failures counted one in
+    ten, two-phase): the halves often choose differently, and the chosen row's EV spreads
+    across seeds more than its pooled terms say. With the choice's variance added its SE
+    matches the spread; without it (``choice_var`` taken off again) it would fall short by
+    more than a tenth. The probabilities keep their own (Agresti-Coull) SEs."""
+    n, seeds = 200, 600
+    runs = []
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+        sure = Solved(_cand("S"), _draw(rng, n), *SEVEN)
+        t, rates = _two_phase(rng, TRICK_P, n, 7, 0.1)
+        noisy = Solved(_cand("H"), t, *SEVEN, floor=7, q=rates)
+        full = [parts_stats(o.cand, [(o, np.arange(n))], 0.0, False) for o in (sure, noisy)]
+        st = cross_fitted([sure, noisy], "at_least", 0.0, full)
+        if st.cross_fit is None:  # the chosen trump's own P(make) SE
+            assert st.p_make_se == full["SH".index(st.candidate.trump)].p_make_se
+        runs.append(st)
+    assert sum(st.cross_fit is not None for st in runs) > seeds // 4
+    est = np.array([st.ev_net for st in runs])
+    ses = np.array([st.ev_net_se for st in runs])
+    pooled = np.sqrt(ses**2 - [st.choice_var["ev_net"] for st in runs])
+    assert 0.9 <= est.std(ddof=1) / ses.mean() <= 1.1
+    assert est.std(ddof=1) / pooled.mean() > 1.1
+
+
+def test_the_choice_adds_the_spread_of_the_values_it_may_pick():
+    """Two independent candidates of equal means: each half picks either about half the time,
+    so the row's value varies by ``p (1 - p) (a - b)**2 / FOLDS``; a candidate far behind the
+    leader adds nothing, and a chosen row that is its trump's own stats is a copy of them."""
+    rng = np.random.default_rng(3)
+    terms = [rng.normal(0.0, 1.0, 400), rng.normal(0.0, 1.0, 400)]
+    v = choice_variance(terms, {"ev_net": np.array([10.0, 20.0])}, FOLDS)
+    assert v["ev_net"] == pytest.approx(0.25 * 100 / FOLDS, rel=0.05)
+    far = [terms[0], terms[1] - 3.0]  # 3 below, 3 / 0.1 = 30 SEs of the gap behind
+    assert choice_variance(far, {"ev_net": np.array([10.0, 20.0])}, FOLDS)["ev_net"] == 0.0
+    good = Solved(_cand("S"), np.minimum(_draw(rng, 60) + 2, 13).astype(np.int8), *SEVEN)
+    bad = Solved(_cand("H"), _draw(rng, 60), *SEVEN)
+    full = [parts_stats(o.cand, [(o, np.arange(60))], 0.0) for o in (bad, good)]
+    st = cross_fitted([bad, good], "at_least", 0.0, full)
+    assert st is not full[1] and st.ev_net == full[1].ev_net
 
 
 # ---------------------------------------------------------------- item: diff and diff_se
