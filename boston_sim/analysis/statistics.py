@@ -28,9 +28,9 @@ terms of P(make), the payments and the net EV are first adjusted by the regressi
 (:func:`~.control.adjust`); every mean, SE and paired difference then uses the adjusted terms.
 The trump (and discard) of a rung is chosen by cross-fitting (:func:`cross_fitted`), so that
 the chosen row is not biased upward by being the best of several means on the deals it is
-scored on. The SEs of its values are those of the pooled terms with the variance of the
-choice itself added (:mod:`.choice`): a half may choose a worse trump whose mean its deals
-overrate.
+scored on. The SEs of its EVs and CVaR are those of the pooled terms with the variance of
+the choice itself added (:mod:`.choice`): a half may choose a worse trump whose mean its
+deals overrate; its probabilities keep their Agresti-Coull SEs.
 """
 
 from __future__ import annotations
