@@ -1,11 +1,13 @@
 """Small helpers several test files share (importable as ``helpers``: conftest puts tests/ on
 sys.path): the child processes of a process, whether one is alive, and a one-command CLI app
 that raises a given exception inside the CLI's error handling, a built-in rule file with
-one text replaced, and every pattern of a subsample's coins."""
+one text replaced, every pattern of a subsample's coins, and the solver's searches kept to
+one worker each."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import product
 from pathlib import Path
 
@@ -75,3 +77,16 @@ def coin_patterns(full: np.ndarray, q: np.ndarray, drawn: list[int],
             if not c:
                 t[i] = uncounted(int(full[i]))
         yield t, p
+
+
+@contextmanager
+def searches_unshared() -> Iterator[None]:
+    """No worker joins another's search inside (``solver.share_searches(False)``): each job's
+    nodes are its own, which a measurement of node counts needs; sharing is on again after."""
+    from boston_sim import solver
+
+    solver.share_searches(False)
+    try:
+        yield
+    finally:
+        solver.share_searches(True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import searches_unshared
 
 from boston_sim import solver
 from boston_sim.analysis import SolveKey, Solver, analyze
@@ -105,14 +106,11 @@ def _nodes_each(deals: np.ndarray) -> np.ndarray:
     joining its search: ``solver.share_searches``)."""
     row = np.array([solver.question_job(4, 0, 1, "at_most", 0)])
     out = []
-    solver.share_searches(False)
-    try:
+    with searches_unshared():
         for d in deals:
             solver.reset_work_counters()
             solver.solve_jobs(d[None, :], row)
             out.append(solver.work_counters().nodes)
-    finally:
-        solver.share_searches(True)
     return np.array(out)
 
 

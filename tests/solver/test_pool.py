@@ -7,6 +7,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
+from helpers import searches_unshared
 
 from boston_sim import solver
 from boston_sim.solver import question_job, solve_jobs, start_jobs, value_job
@@ -25,9 +26,8 @@ def one_worker():
 @pytest.fixture
 def no_sharing():
     """No worker joins another's search inside a test (each job's nodes are its own)."""
-    solver.share_searches(False)
-    yield
-    solver.share_searches(True)
+    with searches_unshared():
+        yield
 
 
 DEALS = benchmark_deals(40, seed=11)  # full deals: a job takes milliseconds (4 on average)
@@ -77,7 +77,6 @@ def test_stopped_jobs_answer_minus_one_or_their_answer():
 def test_a_closed_pool_still_answers_a_caller_that_held_it():
     """A change of thread count closes the old pool; a caller that took it just before
     submits to it all the same, and its workers start again for that batch."""
-    from boston_sim import solver
 
     ref = solve_jobs(DEALS[:4], JOBS[:4])
     pool = solver._the_pool()
@@ -95,7 +94,6 @@ def test_a_change_of_thread_count_frees_the_old_pools_tables(one_worker):
     import time
     import weakref
 
-    from boston_sim import solver
 
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("numba allows one thread here")
@@ -147,7 +145,6 @@ def _most_workers_on(ticket, seconds: float | None, until=None) -> int:
 def test_jobs_started_ahead_leave_a_working_caller_a_core_but_not_a_waiting_one(two_workers):
     import threading
 
-    from boston_sim import solver
 
     many = np.tile(DEALS, (3, 1))  # about half a second of jobs for two workers
     jobs = np.tile(JOBS, (3, 1))
@@ -187,7 +184,6 @@ def test_a_batch_reports_each_jobs_nodes_the_same_on_every_run(no_sharing):
 
 
 def test_a_first_ticket_goes_before_the_older_ones_of_its_priority():
-    from boston_sim import solver
     from boston_sim.solver._pool import _STOP, AHEAD, NOW, Pool
 
     pool = Pool(0, None, None, None)  # no workers: which ticket would one take?

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import searches_unshared
 
 from boston_sim import solver
 from boston_sim.cards import parse_hand
@@ -42,14 +43,11 @@ def _nodes_each(deals: np.ndarray) -> list[int]:
     """Each deal's expanded nodes without a budget, one job at a time (no other worker
     joining its search: ``solver.share_searches``)."""
     out = []
-    solver.share_searches(False)
-    try:
+    with searches_unshared():
         for d in deals:
             solver.reset_work_counters()
             solve_jobs(d[None, :], np.array([_misere()]))
             out.append(solver.work_counters().nodes)
-    finally:
-        solver.share_searches(True)
     return out
 
 

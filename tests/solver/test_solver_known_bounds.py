@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import searches_unshared
 
 from boston_sim import solver
 from boston_sim.solver import SolverInputError, solve_jobs, value_job
@@ -27,11 +28,8 @@ def test_a_count_within_known_bounds_is_the_count(trump):
 def test_the_known_target_is_not_searched_again():
     """Fewer nodes in all than without the bound, on a lone declarer's counts (his target
     is where the search spends; no other worker joins a search: its nodes are its own)."""
-    solver.share_searches(False)
-    try:
+    with searches_unshared():
         _fewer_nodes_with_the_known_target()
-    finally:
-        solver.share_searches(True)
 
 
 def _fewer_nodes_with_the_known_target():
