@@ -4,6 +4,7 @@ or on a Dask distributed cluster; each yields results in completion order."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -183,6 +184,9 @@ def _run_dask(jobs: Iterable[Job], address: str,
         raise BostonSimError(
             "--scheduler needs dask.distributed: pip install 'boston-sim[dask]'"
         ) from None
+    # a Client that failed to connect is closed by its __del__, which takes the lock that a
+    # new Client's event loop holds while it starts: collect it here, never inside that
+    gc.collect()
     try:
         client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
     except Exception as e:  # noqa: BLE001 (ValueError: not an address; under load
