@@ -99,11 +99,19 @@ def check_text(name: str, value: Any, limit: int = TEXT_MAX) -> Any:
     return value
 
 
-def check_settings_numbers(s: Any) -> dict[str, int]:
+def check_flag(name: str, value: Any, what: str = "true or false") -> bool:
+    """``value`` as a plain bool, else :class:`LimitError` saying ``name`` is ``what``: a
+    text such as "no" is truthy and would turn the flag on."""
+    if type(value).__name__ not in ("bool", "bool_"):  # numpy's bool too; not arrays
+        raise LimitError(f"{name} is {what}, got {clip(repr(value))}")
+    return bool(value)
+
+
+def check_settings_numbers(s: Any) -> dict[str, int | bool]:
     """Every number of an :class:`~boston_sim.settings.AnalysisSettings` within its range,
     and its texts within :data:`TEXT_MAX` (raises :class:`LimitError`); returns its whole
-    numbers as plain ints, by field name."""
-    whole = {"seed": check_int("--seed", s.seed, 0, SEED_MAX)}
+    numbers as plain ints and its flags as plain bools, by field name."""
+    whole: dict[str, int | bool] = {"seed": check_int("--seed", s.seed, 0, SEED_MAX)}
     if s.samples is not None:
         whole["samples"] = check_int("--samples", s.samples, SAMPLES_MIN, SAMPLES_MAX)
     if s.precision is not None:
@@ -114,8 +122,8 @@ def check_settings_numbers(s: Any) -> dict[str, int]:
     check_real("--risk", s.risk_threshold, -RISK_MAX, RISK_MAX)
     if s.threads is not None:
         whole["threads"] = check_int("--threads", s.threads, 1, THREADS_MAX)
-    if type(s.bracket).__name__ not in ("bool", "bool_"):  # numpy's bool too; not arrays
-        raise LimitError(f"--bracket is true or false, got {clip(repr(s.bracket))}")
+    whole["bracket"] = check_flag("--bracket", s.bracket)
+    whole["control_variates"] = check_flag("control_variates", s.control_variates)
     whole["bracket_deals"] = check_int("--bracket-deals", s.bracket_deals, 1, BRACKET_DEALS_MAX)
     whole["bracket_layouts"] = check_int("--bracket-layouts", s.bracket_layouts, 1,
                                          BRACKET_LAYOUTS_MAX)

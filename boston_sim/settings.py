@@ -142,7 +142,7 @@ class AnalysisSettings:
         from .limits import check_settings_numbers  # every number in its documented range
 
         for name, whole in check_settings_numbers(self).items():
-            object.__setattr__(self, name, whole)  # 20.0 or a numpy integer: a plain int
+            object.__setattr__(self, name, whole)  # 20.0, numpy numbers: plain ints, bools
 
     @property
     def option_map(self) -> dict[str, Any]:

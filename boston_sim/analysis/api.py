@@ -12,6 +12,7 @@ import numpy as np
 
 from ..cards import PLAY_SEATS, format_card, format_hand
 from ..config import DEFAULT_SAMPLES, SE_TARGET
+from ..limits import check_flag
 from ..progress import ProgressBar
 from ..sampler import Sampler
 from ..settings import AnalysisSettings, SettingsError
@@ -51,11 +52,13 @@ def _numba_threads(threads: int | None) -> Iterator[None]:
 def _work_count(progress: Progress) -> Iterator[WorkCount]:
     """The deal-solves counter, reporting to ``progress``: True draws the progress bar on
     stderr, a callable gets ``(done, total)``."""
-    if progress is True:
+    if progress is None or callable(progress):
+        yield WorkCount(progress)
+    elif check_flag("progress", progress, "true, false or a function (done, total)"):
         with ProgressBar("solving") as bar:
             yield WorkCount(bar.update)
     else:
-        yield WorkCount(progress if callable(progress) else None)
+        yield WorkCount(None)
 
 
 def _settings_of(settings: Any, args: tuple[Any, ...], overrides: dict[str, Any]

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..cards import parse_card, parse_play_seat
 from ..errors import FAILURE_EXIT, BostonSimError
-from ..limits import THREADS_MAX, check_int, check_settings_numbers, clip
+from ..limits import THREADS_MAX, check_flag, check_int, check_settings_numbers, clip
 from ..outputs import check_output
 from ..progress import ProgressBar
 from ..settings import AnalysisSettings
@@ -91,6 +91,7 @@ def run_batch(
             raise BostonSimError(f"{what} must name a file, got {clip(repr(str(path)))}")
     if not callable(fn):
         raise BostonSimError(f"fn must be a function of a Job, got {type(fn).__name__}")
+    resume, progress = check_flag("resume", resume), check_flag("progress", progress)
     input_path = Path(input_path)
     settings = AnalysisSettings.build(settings, **overrides)
     paths, in_fmt = _check_run(input_path, out, settings, fmt, input_format, workers,

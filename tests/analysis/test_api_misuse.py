@@ -192,3 +192,25 @@ def test_a_numpy_seat_and_a_whole_float_trick_count_are_what_they_say():
     for bad in (7.5, float("nan"), float("inf")):
         with pytest.raises(BostonSimError, match="whole number"):
             bs.score(rs, "seven", bad)
+
+
+def test_a_flag_given_as_text_is_an_error_not_a_true_value(tmp_path):
+    """``progress="no"``, ``resume="no"`` or ``control_variates="no"`` are truthy and would
+    turn the flag on ("" off): each is an error naming it, before any work; numpy's bools
+    are bools, kept as plain ones."""
+    with pytest.raises(BostonSimError, match="progress is true, false or a function"):
+        bs.analyze(HAND, **{**ANALYZE, "progress": "no"})
+    for flag in ("control_variates", "bracket"):
+        with pytest.raises(BostonSimError, match=f"{flag} is true or false, got 'no'"):
+            bs.analyze(HAND, **{**ANALYZE, flag: "no"})
+    inp = tmp_path / "h.txt"
+    inp.write_text(HAND + "\n", encoding="utf-8")
+    for flag in ("resume", "progress"):
+        with pytest.raises(BostonSimError, match=f"{flag} is true or false, got 'no'"):
+            bs.run_batch(str(inp), out=str(tmp_path / "r.csv"), rules=str(QUICK),
+                         turnup="H2", samples=10, workers=1, **{flag: "no"})
+        assert list(tmp_path.iterdir()) == [inp]  # no results, summary or errors file
+    s = AnalysisSettings(control_variates=np.False_, bracket=np.False_)
+    assert s.control_variates is False and s.bracket is False
+    a = bs.analyze(HAND, **{**ANALYZE, "progress": np.False_, "control_variates": np.True_})
+    assert a.settings.control_variates is True
